@@ -1,0 +1,1 @@
+print("bench-review: not built yet")

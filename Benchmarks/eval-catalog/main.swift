@@ -1,0 +1,1 @@
+print("eval-catalog: not built yet")

@@ -1,0 +1,1 @@
+print("eval-detection: not built yet")

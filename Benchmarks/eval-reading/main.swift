@@ -1,0 +1,1 @@
+print("eval-reading: not built yet")

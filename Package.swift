@@ -1,0 +1,82 @@
+// swift-tools-version:6.0
+// ShelfScan: bookshelf photos in, a reviewed book library out.
+//
+// Layering (lower never imports upper):
+//   C libraries → CImageCodecs / CTesseract → ShelfImage → SpineDetection, SpineReading
+//   BookModel (Foundation only) → Library (GRDB), Catalog
+//   ShelfScan (the pipeline) → ShelfScanCLI (commands) → shelfscan (entry point)
+import PackageDescription
+
+let package = Package(
+    name: "ShelfScan",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "shelfscan", targets: ["shelfscan"]),
+        .library(name: "ShelfScan", targets: ["ShelfScan"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // MARK: C libraries
+        // libjpeg-turbo and libpng plus the setjmp shim: longjmp must never cross Swift frames,
+        // so every codec call that can fail lands in C first (see include/CImageCodecs.h).
+        .target(
+            name: "CImageCodecs",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+        // libtesseract's C API (capi.h) and leptonica, found through pkg-config.
+        .systemLibrary(
+            name: "CTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
+        ),
+
+        // MARK: Domain
+        .target(name: "ShelfImage", dependencies: ["CImageCodecs"]),
+        .target(name: "SpineDetection", dependencies: ["ShelfImage"], resources: []),
+        .target(
+            name: "SpineReading",
+            dependencies: ["ShelfImage", "CTesseract", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(name: "BookModel"),
+        .target(name: "Catalog", dependencies: ["BookModel"]),
+        .target(name: "Library", dependencies: ["BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "ShelfScan",
+            dependencies: [
+                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // MARK: Command line
+        .target(
+            name: "ShelfScanCLI",
+            dependencies: ["ShelfScan", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(name: "shelfscan", dependencies: ["ShelfScanCLI"]),
+
+        // MARK: Benchmarks and evaluations (run with `swift run -c release NAME`)
+        .executableTarget(name: "bench-image", dependencies: ["ShelfImage"], path: "Benchmarks/bench-image"),
+        .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection"], path: "Benchmarks/eval-detection"),
+        .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-reading"),
+        .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
+        .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
+        .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
+
+        // MARK: Tests
+        // Fixtures built in code and the local fake vision-LLM server (127.0.0.1, port 0).
+        .target(name: "ShelfScanTestSupport", dependencies: ["ShelfImage", "BookModel"]),
+        .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfScanTestSupport"]),
+        .testTarget(name: "SpineDetectionTests", dependencies: ["SpineDetection", "ShelfScanTestSupport"]),
+        .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport"]),
+        .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
+        .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport"]),
+        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport"]),
+    ]
+)

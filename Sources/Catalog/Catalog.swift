@@ -1,0 +1,1 @@
+// Catalog: see Package.swift for this target's one job.

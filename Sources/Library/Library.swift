@@ -1,0 +1,1 @@
+// Library: see Package.swift for this target's one job.

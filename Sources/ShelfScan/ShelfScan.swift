@@ -1,0 +1,1 @@
+// ShelfScan: see Package.swift for this target's one job.

@@ -1,0 +1,1 @@
+// ShelfScanTestSupport: see Package.swift for this target's one job.

@@ -1,0 +1,1 @@
+// SpineDetection: see Package.swift for this target's one job.

@@ -1,0 +1,1 @@
+// SpineReading: see Package.swift for this target's one job.

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs only the Debian packages ShelfScan needs that are missing, then builds.
+# Usage: scripts/setup.sh [release|debug]   (default: release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libjpeg-dev libpng-dev libcurl4-openssl-dev libsqlite3-dev
+          tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+config="${1:-release}"
+swift build -c "$config" --product shelfscan >&2
