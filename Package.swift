@@ -35,11 +35,13 @@ let package = Package(
         ),
 
         // MARK: Domain
+        // The versioned files under models/ (detector parameters, prompts, answer schemas), as resources.
+        .target(name: "ShelfModels", path: "models", resources: [.copy("detection"), .copy("prompts")]),
         .target(name: "ShelfImage", dependencies: ["CImageCodecs"]),
-        .target(name: "SpineDetection", dependencies: ["ShelfImage"], resources: []),
+        .target(name: "SpineDetection", dependencies: ["ShelfImage", "ShelfModels"]),
         .target(
             name: "SpineReading",
-            dependencies: ["ShelfImage", "CTesseract", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ShelfImage", "ShelfModels", "CTesseract", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),
@@ -61,7 +63,7 @@ let package = Package(
 
         // MARK: Benchmarks and evaluations (run with `swift run -c release NAME`)
         .executableTarget(name: "bench-image", dependencies: ["ShelfImage"], path: "Benchmarks/bench-image"),
-        .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection"], path: "Benchmarks/eval-detection"),
+        .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection", "ShelfModels"], path: "Benchmarks/eval-detection"),
         .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-reading"),
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),

@@ -1,1 +1,1 @@
-// SpineDetection: see Package.swift for this target's one job.
+// SpineDetection: shelf rows and spine quads. See Package.swift.
