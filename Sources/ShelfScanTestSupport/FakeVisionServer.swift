@@ -1,4 +1,5 @@
 import Foundation
+import ShelfImage
 
 /// A local stand-in for OpenAI chat-completions and Gemini generateContent, for testing the real reader
 /// code end to end. It validates requests as the real services do (key, model, JSON body, image parts that
@@ -291,10 +292,10 @@ public final class FakeVisionServer: @unchecked Sendable {
                     guard let b64 = inline["data"] as? String, let data = Data(base64Encoded: b64) else {
                         return .reject(geminiError(400, "INVALID_ARGUMENT", "Invalid value at 'contents[0].parts' (TYPE_BYTES), Base64 decoding failed"))
                     }
-                    guard let size = ImageHeader.size(of: data) else {
+                    guard let size = decodedSize(data) else {
                         return .reject(geminiError(400, "INVALID_ARGUMENT", "Unable to process input image. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"))
                     }
-                    sizes.append(Size(size.width, size.height))
+                    sizes.append(size)
                 }
             }
             let (books, photo) = readImages(sizes)
@@ -358,9 +359,15 @@ public final class FakeVisionServer: @unchecked Sendable {
             guard url.hasPrefix("data:image/"), let comma = url.firstIndex(of: ","),
                 url[..<comma].hasSuffix(";base64"),
                 let data = Data(base64Encoded: String(url[url.index(after: comma)...])),
-                let size = ImageHeader.size(of: data)
+                let size = decodedSize(data)
             else { return nil }
-            return Size(size.width, size.height)
+            return size
+        }
+
+        /// A full decode with the project's own decoder, as the real services decode before inference.
+        private func decodedSize(_ data: Data) -> Size? {
+            guard let image = try? ImageDecoder.decode([UInt8](data)) else { return nil }
+            return Size(image.width, image.height)
         }
     }
 }

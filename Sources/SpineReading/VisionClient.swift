@@ -66,14 +66,16 @@ final class VisionClient: Sendable {
     }
 
     private func readBatch(_ crops: [SpineCrop]) async -> [Reading] {
-        let images = crops.map { ImagePayload.encode($0.image, quality: configuration.jpegQuality) }
         do {
+            let images = try crops.map { crop throws(ReaderError) in try ImagePayload.encode(crop.image, quality: configuration.jpegQuality) }
             let answer = try await complete(images: images, prompt: prompt)
             return readings(for: crops, from: answer)
-        } catch {
+        } catch let failure as Failure {
             return crops.enumerated().map { i, crop in
-                unread(crop.id, error.description, usage: i == 0 ? error.usage : nil)
+                unread(crop.id, failure.description, usage: i == 0 ? failure.usage : nil)
             }
+        } catch {
+            return crops.map { unread($0.id, String(describing: error)) }
         }
     }
 
@@ -107,7 +109,7 @@ final class VisionClient: Sendable {
     // MARK: Whole photo
 
     func readPhoto(_ photo: RGBImage) async throws(ReaderError) -> PhotoReading {
-        let image = ImagePayload.encode(photo, quality: configuration.jpegQuality)
+        let image = try ImagePayload.encode(photo, quality: configuration.jpegQuality)
         let answer: Answer
         do { answer = try await complete(images: [image], prompt: photoPrompt) } catch { throw error.error }
         let books = answer.books.compactMap { book -> PhotoReading.Book? in
