@@ -57,6 +57,7 @@ public final class CatalogIndex: Sendable {
     /// in the re-rank.
     static let stopShare: Float = 0.08
     static let minFuzzySimilarity: Float = 0.6
+    static let splitSimilarity: Float = 0.9
 
     // Vocabulary: word id → characters, document frequency, IDF.
     let vocabulary: [String: Int32]
@@ -167,7 +168,11 @@ public final class CatalogIndex: Sendable {
     private func lookUpWords(_ tokens: [String], _ s: inout QueryScratch) {
         s.queryWeight = [Float](repeating: 0, count: tokens.count)
         for (qi, token) in tokens.enumerated() {
-            if let id = vocabulary[token] { s.offer(Int(id), 1, Int16(qi)) }
+            if let id = vocabulary[token] {
+                s.offer(Int(id), 1, Int16(qi))
+            } else {
+                splitRunTogether(token, Int16(qi), &s)
+            }
             let chars = Array(token.unicodeScalars.map(\.value))
             guard chars.count >= WordSimilarity.minFuzzyLength, !token.contains(where: { $0.isNumber }) else { continue }
             fuzzyLookUp(chars, Int16(qi), &s)
@@ -175,6 +180,17 @@ public final class CatalogIndex: Sendable {
         for w in s.touchedWords {
             let qi = Int(s.wordQuery[w])
             s.queryWeight[qi] = max(s.queryWeight[qi], idf[w])
+        }
+    }
+
+    /// "lietree" → "lie" + "tree": OCR drops the space between words often enough to try every cut.
+    private func splitRunTogether(_ token: String, _ qi: Int16, _ s: inout QueryScratch) {
+        let chars = Array(token)
+        guard chars.count >= 5, chars.count <= 30 else { return }
+        for k in 2...(chars.count - 2) {
+            guard let left = vocabulary[String(chars[..<k])], let right = vocabulary[String(chars[k...])] else { continue }
+            s.offer(Int(left), Self.splitSimilarity, qi)
+            s.offer(Int(right), Self.splitSimilarity, qi)
         }
     }
 

@@ -9,7 +9,9 @@ public struct CatalogRanking: Sendable, Hashable {
         self.weights = weights
     }
 
-    public static let standard = CatalogRanking(weights: [5.2391, 0.9991, 0.6266, -0.4023, 1.6310, 3.5565, 12.9931, -0.7348])
+    public static let standard = CatalogRanking(weights: [
+        2.9904, 1.2035, 1.3938, -0.3405, 1.9285, 4.1472, 5.9906, -0.6416, 0.0281, 0.6651, 2.9762, 5.2628,
+    ])
 
     public func score(_ f: MatchFeatures) -> Double {
         var s = 0.0
@@ -19,9 +21,12 @@ public struct CatalogRanking: Sendable, Hashable {
 }
 
 extension MatchFeatures {
-    public static let names = ["title", "subtitle", "author", "hasAuthor", "tag", "tagExact", "query", "disorder"]
+    public static let names = ["title", "subtitle", "author", "hasAuthor", "tag", "tagExact", "query", "disorder",
+                               "title*author", "title*tag", "title^2", "query^2"]
 
+    /// The ranker is linear in these; the products let it learn that evidence from two fields reinforces.
     public var vector: [Double] {
-        [title, subtitle, author, hasAuthor ? 1 : 0, tag, tagExact ? 1 : 0, query, disorder]
+        [title, subtitle, author, hasAuthor ? 1 : 0, tag, tagExact ? 1 : 0, query, disorder,
+         title * author, title * tag, title * title, query * query]
     }
 }
