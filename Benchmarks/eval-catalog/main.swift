@@ -17,6 +17,7 @@ while let a = args.popFirst() {
     switch a {
     case "--dataset": datasetDir = args.popFirst() ?? datasetDir
     case "--fit": fit = true
+    case "--slow": break
     case "--failures": showFailures = Int(args.popFirst() ?? "20") ?? 20
     default: print("usage: eval-catalog [--dataset DIR] [--fit] [--failures N]"); exit(2)
     }
@@ -29,6 +30,13 @@ guard FileManager.default.fileExists(atPath: cataloguePath), FileManager.default
 }
 
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
+/// This thread's CPU time: unlike wall time it does not count the time other processes held the core, so it
+/// stays meaningful on a loaded machine.
+func cpuNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) / 1e6
+}
 
 // MARK: Load and index
 var t0 = now()
@@ -69,16 +77,16 @@ func isHit(_ m: CatalogMatch, _ row: Row) -> Bool {
 func pct(_ x: Int, _ n: Int) -> String { n == 0 ? "-" : String(format: "%.4f", Double(x) / Double(n)) }
 
 // MARK: Match every row
-struct Outcome { var top1: Bool; var top5: Bool; var score: Double; var features: MatchFeatures?; var ms: Double }
+struct Outcome { var top1: Bool; var top5: Bool; var score: Double; var features: MatchFeatures?; var ms: Double; var cpuMs: Double }
 func runAll(_ index: CatalogIndex) -> [Outcome] {
     var outcomes: [Outcome] = []
     for row in rows {
-        let t = now()
+        let t = now(), c = cpuNow()
         let matches = index.match(row.ocr, top: 5)
-        let ms = now() - t
+        let ms = now() - t, cpuMs = cpuNow() - c
         outcomes.append(Outcome(top1: matches.first.map { isHit($0, row) } ?? false,
                                 top5: matches.contains { isHit($0, row) },
-                                score: matches.first?.score ?? 0, features: matches.first?.features, ms: ms))
+                                score: matches.first?.score ?? 0, features: matches.first?.features, ms: ms, cpuMs: cpuMs))
     }
     return outcomes
 }
@@ -96,7 +104,7 @@ if fit {
         if list.contains(where: \.1) { recall += 1; lists.append(list) }
     }
     print("candidate recall (training half, titled rows): \(pct(recall, titled))")
-    let ranking = fitRanking(lists, start: CatalogRanking.standard.weights)
+    let ranking = fitRanking(lists, start: [Double](repeating: 0.5, count: MatchFeatures.names.count))
     print("fitted ranking: [" + ranking.map { String(format: "%.4f", $0) }.joined(separator: ", ") + "]  // " +
           MatchFeatures.names.joined(separator: ", "))
     index = CatalogIndex(catalog, ranking: CatalogRanking(weights: ranking))
@@ -107,9 +115,12 @@ if fit {
     // Threshold: the lowest score on the training half that keeps precision >= 95%.
     let scored = train.map { (calibration.probability($0.0), $0.1) }
     calibration.acceptThreshold = thresholdFor95(scored) ?? 0.5
-    print(String(format: "fitted calibration: bias %.4f raw %.4f share %.4f title %.4f query %.4f threshold %.4f",
-                 calibration.bias, calibration.rawWeight, calibration.shareWeight, calibration.titleWeight,
-                 calibration.queryWeight, calibration.acceptThreshold))
+    print("fitted calibration: [" + calibration.weights.map { String(format: "%.4f", $0) }.joined(separator: ", ") +
+          String(format: "], threshold %.4f  // ", calibration.acceptThreshold) + CatalogCalibration.names.joined(separator: ", "))
+    // Held-out log-loss, to compare calibration inputs honestly.
+    let held = zip(rows, prelim).filter { !$0.0.train }.compactMap { r, o in o.features.map { ($0, o.top1) } }
+    let loss = held.map { f, y in -log(max(1e-9, y ? calibration.probability(f) : 1 - calibration.probability(f))) }
+    print(String(format: "held-out log-loss %.4f", loss.reduce(0, +) / Double(max(1, loss.count))))
     index = CatalogIndex(catalog, ranking: CatalogRanking(weights: ranking), calibration: calibration)
 }
 let outcomes = runAll(index)
@@ -119,7 +130,7 @@ func fitRanking(_ lists: [[([Double], Bool)]], start: [Double]) -> [Double] {
     let d = w.count
     var m = [Double](repeating: 0, count: d), v = [Double](repeating: 0, count: d)
     let rate = 0.05, l2 = 1e-4
-    for step in 1...400 {
+    for step in 1...1200 {
         var g = [Double](repeating: 0, count: d)
         var loss = 0.0
         for list in lists {
@@ -141,33 +152,33 @@ func fitRanking(_ lists: [[([Double], Bool)]], start: [Double]) -> [Double] {
             let mh = m[j] / (1 - pow(0.9, Double(step))), vh = v[j] / (1 - pow(0.999, Double(step)))
             w[j] -= rate * mh / (vh.squareRoot() + 1e-8)
         }
-        if step % 100 == 0 { print(String(format: "  ranking fit step %d loss %.4f", step, loss / Double(lists.count))) }
+        if step % 300 == 0 { print(String(format: "  ranking fit step %d loss %.4f", step, loss / Double(lists.count))) }
     }
     return w
 }
 
 func fitLogistic(_ data: [(MatchFeatures, Bool)], start: CatalogCalibration) -> CatalogCalibration {
-    // Newton's method on 5 parameters with a small ridge term.
-    var w = [Double](repeating: 0, count: 5)
-    func x(_ f: MatchFeatures) -> [Double] { [1, f.raw, CatalogCalibration.logit(f.share), f.title, f.query] }
+    // Newton's method with a small ridge term, from zero.
+    let d = CatalogCalibration.names.count
+    var w = [Double](repeating: 0, count: d)
     for _ in 0..<30 {
-        var g = [Double](repeating: 0, count: 5)
-        var h = [[Double]](repeating: [Double](repeating: 0, count: 5), count: 5)
+        var g = [Double](repeating: 0, count: d)
+        var h = [[Double]](repeating: [Double](repeating: 0, count: d), count: d)
         for (f, y) in data {
-            let v = x(f)
+            let v = CatalogCalibration.inputs(f)
             let z = zip(w, v).map(*).reduce(0, +)
             let p = 1 / (1 + exp(-z))
-            for i in 0..<5 {
+            for i in 0..<d {
                 g[i] += (p - (y ? 1 : 0)) * v[i]
-                for j in 0..<5 { h[i][j] += p * (1 - p) * v[i] * v[j] }
+                for j in 0..<d { h[i][j] += p * (1 - p) * v[i] * v[j] }
             }
         }
-        for i in 0..<5 { g[i] += 0.01 * w[i]; h[i][i] += 0.01 }
+        for i in 0..<d { g[i] += 0.01 * w[i]; h[i][i] += 0.01 }
         let step = solve(h, g)
-        for i in 0..<5 { w[i] -= step[i] }
+        for i in 0..<d { w[i] -= step[i] }
     }
     var c = start
-    (c.bias, c.rawWeight, c.shareWeight, c.titleWeight, c.queryWeight) = (w[0], w[1], w[2], w[3], w[4])
+    c.weights = w
     return c
 }
 
@@ -218,10 +229,25 @@ report("train half  ", { $0.train })
 report("held-out    ", { !$0.train })
 report("all         ", { _ in true })
 report("all, titled ", { !$0.title.trimmingCharacters(in: .whitespaces).isEmpty })
-let times = outcomes.map(\.ms).sorted()
-print(String(format: "ms/query: median %.3f  p95 %.3f  mean %.3f  max %.3f (%d queries)",
-             times[times.count / 2], times[Int(Double(times.count) * 0.95)],
-             times.reduce(0, +) / Double(times.count), times.last!, times.count))
+for (name, times) in [("wall", outcomes.map(\.ms).sorted()), ("thread CPU", outcomes.map(\.cpuMs).sorted())] {
+    print(String(format: "ms/query (%@): median %.3f  p95 %.3f  mean %.3f  max %.3f (%d queries)", name,
+                 times[times.count / 2], times[Int(Double(times.count) * 0.95)],
+                 times.reduce(0, +) / Double(times.count), times.last!, times.count))
+}
+var loadAverage = [Double](repeating: 0, count: 3)
+if getloadavg(&loadAverage, 3) == 3 { print(String(format: "machine load average while measuring: %.2f", loadAverage[0])) }
+
+if CommandLine.arguments.contains("--slow") {
+    let slow = zip(rows, outcomes).sorted { $0.1.ms > $1.1.ms }.prefix(8)
+    for (r, o) in slow { print(String(format: "  %.2f ms, %d words: %@", o.ms, TextNormalization.tokens(r.ocr).count, r.ocr)) }
+}
+// Where a query's time goes: text normalization alone, for comparison with the whole match.
+do {
+    let t = now()
+    var n = 0
+    for row in rows { n += TextNormalization.tokens(row.ocr).count }
+    print(String(format: "  of which normalizing the reading: %.3f ms/query", (now() - t) / Double(rows.count)))
+}
 
 if showFailures > 0 {
     print("\n-- training-half misses --")

@@ -9,7 +9,10 @@ public struct CatalogRanking: Sendable, Hashable {
         self.weights = weights
     }
 
-    public static let standard = CatalogRanking(weights: [5.2391, 0.9991, 0.6266, -0.4023, 1.6310, 3.5565, 12.9931, -0.7348])
+    public static let standard = CatalogRanking(weights: [
+        3.0144, 1.5683, 1.4723, -0.4103, 1.8602, 4.1529, 5.8127, -0.6172, 0.1332, 0.6656, 3.0184, 5.0662, 1.2688,
+        -0.3552,
+    ])
 
     public func score(_ f: MatchFeatures) -> Double {
         var s = 0.0
@@ -19,9 +22,12 @@ public struct CatalogRanking: Sendable, Hashable {
 }
 
 extension MatchFeatures {
-    public static let names = ["title", "subtitle", "author", "hasAuthor", "tag", "tagExact", "query", "disorder"]
+    public static let names = ["title", "subtitle", "author", "hasAuthor", "tag", "tagExact", "query", "disorder",
+                               "title*author", "title*tag", "title^2", "query^2", "series", "hasSubtitle"]
 
+    /// The ranker is linear in these; the products let it learn that evidence from two fields reinforces.
     public var vector: [Double] {
-        [title, subtitle, author, hasAuthor ? 1 : 0, tag, tagExact ? 1 : 0, query, disorder]
+        [title, subtitle, author, hasAuthor ? 1 : 0, tag, tagExact ? 1 : 0, query, disorder,
+         title * author, title * tag, title * title, query * query, series, hasSubtitle ? 1 : 0]
     }
 }
