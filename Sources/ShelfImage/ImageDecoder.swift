@@ -110,7 +110,7 @@ public enum ImageDecoder {
         let width = Int(h.output_width), height = Int(h.output_height)
         var err = shelf_codec_error()
         var rc: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, initialized in
+        let pixels = PixelBuffer.make(count: width * height * 3) { buffer, initialized in
             rc = data.withUnsafeBytes { raw in
                 shelf_jpeg_decode_rgb(raw.baseAddress, raw.count, Int32(scale), 0, acceptsDamage ? 1 : 0,
                                       buffer.baseAddress, buffer.count, h.output_width, h.output_height, &err)
@@ -149,7 +149,7 @@ public enum ImageDecoder {
         let width = Int(h.width), height = Int(h.height)
         var err = shelf_codec_error()
         var rc: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, initialized in
+        let pixels = PixelBuffer.make(count: width * height * 3) { buffer, initialized in
             rc = data.withUnsafeBytes { raw in
                 shelf_png_decode_rgb(raw.baseAddress, raw.count, buffer.baseAddress, buffer.count, h.width, h.height, &err)
             }

@@ -94,4 +94,10 @@ int shelf_png_decode_rgb(const void *data, size_t size, void *out, size_t out_si
 int shelf_png_encode(const void *pixels, int32_t width, int32_t height, int32_t components,
                      int compression_level, void **out_data, size_t *out_size, shelf_codec_error *err);
 
+/*
+ * Advises the kernel to back a large, not yet touched buffer with transparent huge pages (no-op below
+ * 4 MiB or where unsupported). Call it before the first write; see memory.c for the numbers.
+ */
+void shelf_advise_huge_pages(void *buffer, size_t size);
+
 #endif
