@@ -62,7 +62,7 @@ public enum ImageDecoder {
         let orientation: Int
         switch format {
         case .jpeg:
-            image = try decodeJPEG(data, scale: scale, maxPixels: options.maxPixels, name: name)
+            image = try decodeJPEG(data, scale: scale, maxPixels: options.maxPixels, acceptsDamage: options.acceptsDamagedData, name: name)
             orientation = options.applyOrientation ? ExifOrientation.inJPEG(data) : 1
         case .png:
             let full = try decodePNG(data, maxPixels: options.maxPixels, name: name)
@@ -104,15 +104,15 @@ public enum ImageDecoder {
         return header
     }
 
-    static func decodeJPEG(_ data: [UInt8], scale: Int, maxPixels: Int, name: String) throws(ShelfImageError) -> RGBImage {
+    static func decodeJPEG(_ data: [UInt8], scale: Int, maxPixels: Int, acceptsDamage: Bool = false, name: String) throws(ShelfImageError) -> RGBImage {
         let h = try jpegHeader(data, scale: scale, name: name)
         try checkLimit(width: Int(h.width), height: Int(h.height), maxPixels: maxPixels, name: name)
         let width = Int(h.output_width), height = Int(h.output_height)
         var err = shelf_codec_error()
         var rc: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, initialized in
+        let pixels = PixelBuffer.make(count: width * height * 3) { buffer, initialized in
             rc = data.withUnsafeBytes { raw in
-                shelf_jpeg_decode_rgb(raw.baseAddress, raw.count, Int32(scale), 0,
+                shelf_jpeg_decode_rgb(raw.baseAddress, raw.count, Int32(scale), 0, acceptsDamage ? 1 : 0,
                                       buffer.baseAddress, buffer.count, h.output_width, h.output_height, &err)
             }
             initialized = rc == Int32(SHELF_OK) ? buffer.count : 0
@@ -149,7 +149,7 @@ public enum ImageDecoder {
         let width = Int(h.width), height = Int(h.height)
         var err = shelf_codec_error()
         var rc: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, initialized in
+        let pixels = PixelBuffer.make(count: width * height * 3) { buffer, initialized in
             rc = data.withUnsafeBytes { raw in
                 shelf_png_decode_rgb(raw.baseAddress, raw.count, buffer.baseAddress, buffer.count, h.width, h.height, &err)
             }

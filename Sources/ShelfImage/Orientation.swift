@@ -39,7 +39,7 @@ extension RGBImage {
         default: (origin, stepX, stepY) = ((w - 1) * 3, row, -3)                 // 8: 90 counter-clockwise
         }
         let tile = 32
-        let out = [UInt8](unsafeUninitializedCapacity: outW * outH * 3) { dst, initialized in
+        let out = PixelBuffer.make(count: outW * outH * 3) { dst, initialized in
             pixels.withUnsafeBufferPointer { srcBuffer in
                 let src = srcBuffer.baseAddress!, d = dst.baseAddress!
                 var ty = 0
