@@ -167,6 +167,12 @@ struct ReviewScreen {
     }
 
     func footer(_ s: ReviewSession, _ columns: Int) -> String {
+        switch s.mode {
+        case .editing: return style.bold(clip("Enter accepts the field · Backspace deletes · Esc cancels the edit", columns))
+        case .pickingMerge: return style.bold(clip("1-\(s.candidates.count) merges into that book · any other key cancels", columns))
+        case .help: return style.bold("Any key goes back")
+        default: break
+        }
         let enter: String
         switch s.defaultAction {
         case .verify: enter = "Verify"
