@@ -144,6 +144,9 @@ let djpeg = djpegPath()
 var samples: [String: [Sample]] = [:]
 for round in 0...runs {
     var r: [String: Sample] = ["full": try ours(1), "quarter": try ours(4), "eighth": try ours(8)]
+    r["gray quarter"] = try measure {
+        _ = try ImageDecoder.decodeGray(fileAt: photo, options: DecodeOptions(scaleDenominator: 4, applyOrientation: false))
+    }
     if let djpeg {
         r["djpeg full"] = try runDjpeg(djpeg, ["-outfile", "/dev/null", photo])
         r["djpeg quarter"] = try runDjpeg(djpeg, ["-scale", "1/4", "-outfile", "/dev/null", photo])
@@ -158,6 +161,7 @@ print("medians of \(runs) runs; CPU time (wall time in brackets)")
 print("ShelfImage full decode:      \(fmt(cpu("full"))) ms [\(fmt(wall("full")))]  \(fmt(megapixels / cpu("full") * 1000)) MP/s")
 print("ShelfImage 1/4 DCT decode:   \(fmt(cpu("quarter"))) ms [\(fmt(wall("quarter")))]")
 print("ShelfImage 1/8 DCT decode:   \(fmt(cpu("eighth"))) ms [\(fmt(wall("eighth")))]")
+print("ShelfImage 1/4 gray decode:  \(fmt(cpu("gray quarter"))) ms [\(fmt(wall("gray quarter")))]  (decodeGray: Y only)")
 if djpeg != nil {
     print("djpeg full decode:           \(fmt(cpu("djpeg full"))) ms [\(fmt(wall("djpeg full")))]  \(fmt(megapixels / cpu("djpeg full") * 1000)) MP/s")
     print("djpeg -scale 1/4:            \(fmt(cpu("djpeg quarter"))) ms [\(fmt(wall("djpeg quarter")))]")

@@ -155,12 +155,14 @@ static void shelf_jpeg_fill_header(j_decompress_ptr cinfo, shelf_jpeg_header *ou
     out->output_height = (int32_t)cinfo->output_height;
 }
 
-/* Output colour space for a stored one: libjpeg converts gray/YCbCr/RGB to RGB itself; CMYK/YCCK to CMYK. */
-static int shelf_jpeg_choose_output(j_decompress_ptr cinfo) {
+/* Output colour space for a stored one: libjpeg converts gray/YCbCr/RGB to RGB (or gray) itself; CMYK and
+ * YCCK come out as CMYK and are converted here. Returns the components libjpeg will deliver. */
+static int shelf_jpeg_choose_output(j_decompress_ptr cinfo, int channels) {
     switch (cinfo->jpeg_color_space) {
     case JCS_GRAYSCALE: case JCS_RGB: case JCS_YCbCr:
-        cinfo->out_color_space = JCS_EXT_RGB;
-        return 3;
+        /* Gray output from YCbCr is just Y: libjpeg skips the chroma IDCTs and colour conversion. */
+        cinfo->out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_EXT_RGB;
+        return channels == 1 ? 1 : 3;
     case JCS_CMYK: case JCS_YCCK:
         cinfo->out_color_space = JCS_CMYK;
         return 4;
@@ -185,7 +187,7 @@ int shelf_jpeg_read_header(const void *data, size_t size, int scale_denom, shelf
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, (const unsigned char *)data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
-    if (shelf_jpeg_choose_output(&cinfo) == 0) {
+    if (shelf_jpeg_choose_output(&cinfo, 3) == 0) {
         jerr.code = SHELF_ERR_UNSUPPORTED;
         snprintf(jerr.message, sizeof jerr.message, "unsupported JPEG colour space %d", (int)cinfo.jpeg_color_space);
         jpeg_destroy_decompress(&cinfo);
@@ -201,21 +203,24 @@ int shelf_jpeg_read_header(const void *data, size_t size, int scale_denom, shelf
 
 /* Adobe (Photoshop, phones) stores CMYK inverted; without the APP14 marker it is plain. Either way we
  * mix the ink multiplicatively, which is what Pillow, ImageMagick and browsers do without a profile. */
-static void shelf_cmyk_row_to_rgb(const JSAMPLE *in, unsigned char *out, JDIMENSION width, int inverted) {
-    for (JDIMENSION x = 0; x < width; x++, in += 4, out += 3) {
+static void shelf_cmyk_row_to(const JSAMPLE *in, unsigned char *out, JDIMENSION width, int inverted, int channels) {
+    for (JDIMENSION x = 0; x < width; x++, in += 4, out += channels) {
         unsigned c = in[0], m = in[1], y = in[2], k = in[3];
         if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
         /* now c,m,y,k are "amount of light let through": channel = c * k / 255, rounded */
         unsigned r = c * k + 128, g = m * k + 128, b = y * k + 128;
-        out[0] = (unsigned char)((r + (r >> 8)) >> 8);
-        out[1] = (unsigned char)((g + (g >> 8)) >> 8);
-        out[2] = (unsigned char)((b + (b >> 8)) >> 8);
+        r = (r + (r >> 8)) >> 8; g = (g + (g >> 8)) >> 8; b = (b + (b >> 8)) >> 8;
+        if (channels == 1) {
+            out[0] = (unsigned char)((77 * r + 150 * g + 29 * b + 128) >> 8); /* BT.601 luma, as ShelfImage */
+        } else {
+            out[0] = (unsigned char)r; out[1] = (unsigned char)g; out[2] = (unsigned char)b;
+        }
     }
 }
 
-int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fast_dct, int accept_damage,
-                          void *out, size_t out_size, int32_t expected_width, int32_t expected_height,
-                          shelf_codec_error *err) {
+int shelf_jpeg_decode(const void *data, size_t size, int scale_denom, int fast_dct, int accept_damage,
+                      int channels, void *out, size_t out_size, int32_t expected_width, int32_t expected_height,
+                      shelf_codec_error *err) {
     struct jpeg_decompress_struct cinfo;
     struct shelf_jpeg_error_mgr jerr;
     struct jpeg_progress_mgr progress;
@@ -234,7 +239,8 @@ int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fa
     cinfo.progress = &progress;
     jpeg_mem_src(&cinfo, (const unsigned char *)data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
-    int out_components = shelf_jpeg_choose_output(&cinfo);
+    if (channels != 1 && channels != 3) channels = 3;
+    int out_components = shelf_jpeg_choose_output(&cinfo, channels);
     if (out_components == 0) {
         jerr.code = SHELF_ERR_UNSUPPORTED;
         snprintf(jerr.message, sizeof jerr.message, "unsupported JPEG colour space %d", (int)cinfo.jpeg_color_space);
@@ -246,7 +252,7 @@ int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fa
     cinfo.dct_method = fast_dct ? JDCT_IFAST : JDCT_ISLOW;
     jpeg_calc_output_dimensions(&cinfo);
     if ((int32_t)cinfo.output_width != expected_width || (int32_t)cinfo.output_height != expected_height
-        || out_size != (size_t)cinfo.output_width * cinfo.output_height * 3) {
+        || out_size != (size_t)cinfo.output_width * cinfo.output_height * (size_t)channels) {
         jerr.code = SHELF_ERR_ARGUMENT;
         snprintf(jerr.message, sizeof jerr.message, "output buffer does not match %ux%u",
                  cinfo.output_width, cinfo.output_height);
@@ -264,8 +270,8 @@ int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fa
     }
 
     unsigned char *pixels = (unsigned char *)out;
-    const size_t stride = (size_t)cinfo.output_width * 3;
-    if (out_components == 3) {
+    const size_t stride = (size_t)cinfo.output_width * (size_t)channels;
+    if (out_components == channels) {
         /* Straight into the caller's buffer: no intermediate rows. */
         while (cinfo.output_scanline < cinfo.output_height) {
             JSAMPROW rows[8];
@@ -283,7 +289,7 @@ int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fa
         while (cinfo.output_scanline < cinfo.output_height) {
             JDIMENSION y = cinfo.output_scanline;
             if (jpeg_read_scanlines(&cinfo, cmyk, 1) == 1)
-                shelf_cmyk_row_to_rgb(cmyk[0], pixels + (size_t)y * stride, cinfo.output_width, inverted);
+                shelf_cmyk_row_to(cmyk[0], pixels + (size_t)y * stride, cinfo.output_width, inverted, channels);
         }
     }
     /* Reading on to EOI reveals leftover entropy data (a misread scan) in strict mode. A missing EOI or
