@@ -9,11 +9,17 @@ struct ReviewRunner {
     var defaults: ReviewDefaults
     /// The reviewed library in memory, kept current as this session verifies and merges.
     var index: DuplicateIndex
+    /// Catalogue look-up for the Work on screen, when a catalogue is configured.
+    var catalogLookup: (@Sendable (Work) -> [CatalogCandidate])?
     private(set) var quit = false
 
-    init(store: LibraryStore, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults()) throws {
+    init(store: LibraryStore, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
+         catalogLookup: (@Sendable (Work) -> [CatalogCandidate])? = nil) throws {
         self.store = store
+        var session = session
+        session.hasCatalog = catalogLookup != nil
         self.session = session
+        self.catalogLookup = catalogLookup
         self.defaults = defaults
         index = try store.duplicateIndex()
     }
@@ -67,6 +73,7 @@ struct ReviewRunner {
     }
 
     private func loaded(_ item: ReviewItem?) -> ReviewEvent {
-        .loaded(item, item.map { index.candidates(for: $0.work, threshold: 0.75, limit: 5) } ?? [])
+        .loaded(item, item.map { index.candidates(for: $0.work, threshold: 0.75, limit: 5) } ?? [],
+                catalog: item.flatMap { i in catalogLookup.map { $0(i.work) } } ?? [])
     }
 }

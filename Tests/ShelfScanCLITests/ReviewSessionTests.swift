@@ -169,3 +169,36 @@ import Testing
         #expect(o.resolvedPath(environment: ["SHELFSCAN_LIBRARY": "/a.sqlite"]) == "/b.sqlite")
     }
 }
+
+@Suite struct ReviewCatalogue {
+    @Test func catalogueEntriesAreOfferedAndTakingOneIsAnEdit() throws {
+        let dir = try ReviewFixture.tempDir()
+        let (_, store, ids) = try ReviewFixture.make(at: dir)
+        let csv = dir.appendingPathComponent("catalog.csv")
+        try Data("""
+            title,author,isbn
+            Kindred,Octavia E. Butler,9780807083697
+            Parable of the Sower,Octavia E. Butler,
+            Noise: A Flaw in Human Judgment,Daniel Kahneman,
+            The Dispossessed,Ursula K. Le Guin,
+            """.utf8).write(to: csv)
+        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "c"),
+                                 catalogLookup: try ReviewSessionCommand.catalogLookup(csvAt: csv.path))
+        r.start()
+        r.send(.char("s")); r.send(.char("s"))
+        #expect(r.session.work?.id == ids[2])
+        let first = try #require(r.session.catalog.first)
+        #expect(first.title == "Kindred" && first.authors == ["Octavia E. Butler"] && first.score > 0.5)
+        r.send(.char("c"))
+        if r.session.mode == .pickingCatalog { r.send(.char("1")) }
+        let taken = try #require(try store.work(id: ids[2]))
+        #expect(taken.reviewStatus == .userEdited && taken.editions.first?.isbn == "9780807083697")
+        let lines = ReviewScreen(columns: 80, rows: 24, style: Style(color: false), crop: []).lines(r.session)
+        #expect(lines.contains { $0.contains("In your catalogue") } && lines.allSatisfy { visibleWidth($0) <= 80 })
+
+        var without = try ReviewRunner(store: store, session: ReviewSession(sessionName: "n"))
+        without.start()
+        without.send(.char("c"))
+        #expect(without.session.message?.contains("--catalog") == true)
+    }
+}
