@@ -11,6 +11,8 @@ struct ReviewRunner {
     var index: DuplicateIndex
     /// Catalogue look-up for the Work on screen, when a catalogue is configured.
     var catalogLookup: (@Sendable (Work) -> [CatalogCandidate])?
+    /// Runs the person's editor on a form and returns what they saved (nil: it could not run).
+    var editor: ((String) -> String?)?
     private(set) var quit = false
 
     init(store: LibraryStore, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
@@ -59,6 +61,8 @@ struct ReviewRunner {
                 case let .saveCursor(id):
                     try store.saveCursor(id, session: session.sessionName)
                     event = nil
+                case let .openEditor(form):
+                    event = .editorClosed(editor?(form))
                 case .quit:
                     quit = true
                     event = nil

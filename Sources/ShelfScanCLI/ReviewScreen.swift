@@ -180,7 +180,7 @@ struct ReviewScreen {
 
     func footer(_ s: ReviewSession, _ columns: Int) -> String {
         switch s.mode {
-        case .editing: return style.bold(clip("Enter accepts the field · Backspace deletes · Esc cancels the edit", columns))
+        case .editing: return style.bold(clip("Enter accepts · Esc cancels · Ctrl-E edits all fields in $EDITOR", columns))
         case .pickingMerge: return style.bold(clip("1-\(s.candidates.count) merges into that book · any other key cancels", columns))
         case .pickingCatalog: return style.bold(clip("1-\(s.catalog.count) takes that entry · any other key cancels", columns))
         case .help: return style.bold("Any key goes back")
@@ -200,7 +200,8 @@ struct ReviewScreen {
     func help() -> [String] {
         [style.bold("Keys"), "",
          "  V  verify: the reading is right; the book joins your library",
-         "  E  edit: type the title, authors (separated by ;), ISBN, year",
+         "  E  edit: type the title, authors (separated by ;), ISBN, year;",
+         "     in the form, Ctrl-E opens all fields in $VISUAL/$EDITOR as YAML",
          "  S  skip: decide later; it comes back at the end of the queue",
          "  R  reject: not a book, or not yours; removed from the queue",
          "  M  merge into a book already in your library (then 1-5)",

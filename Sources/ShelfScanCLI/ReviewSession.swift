@@ -9,6 +9,8 @@ enum Key: Equatable, Sendable {
     case escape
     /// Ctrl-C or Ctrl-D: leave at once. Every decision is already committed, so nothing is lost.
     case interrupt
+    /// Ctrl-E in the edit form: edit all fields at once in $VISUAL/$EDITOR.
+    case openEditor
 }
 
 /// What the session asks its driver to do. The session itself never touches the store or the terminal,
@@ -20,6 +22,8 @@ enum ReviewEffect: Equatable, Sendable {
     case decide(ReviewDecision)
     case undo
     case saveCursor(Work.ID?)
+    /// Let the person edit this YAML form in their editor; the result comes back as `.editorClosed`.
+    case openEditor(String)
     case quit
 }
 
@@ -31,6 +35,8 @@ enum ReviewEvent: Equatable, Sendable {
     case decided(DecisionReceipt)
     case undone(UndoReceipt)
     case failed(LibraryError)
+    /// The edited form, or nil when the editor could not run or exited with an error.
+    case editorClosed(String?)
 }
 
 /// A book from the configured catalogue that the spine's reading resembles.
@@ -117,6 +123,8 @@ struct ReviewSession: Equatable, Sendable {
             return receipt.restoredWorkIDs.first.map { [.loadItem($0)] } ?? [.loadNext(after: nil)]
         case let .failed(error):
             return failed(error)
+        case let .editorClosed(text):
+            return editorClosed(text)
         case let .key(key):
             return handle(key)
         }
@@ -303,9 +311,34 @@ struct ReviewSession: Equatable, Sendable {
             }
         case .interrupt:
             return []
+        case .openEditor:
+            var values = form.values
+            values[form.field] = form.buffer
+            return [.openEditor(YAMLForm.render(EditForm.Field.allCases.map { ($0, values[$0] ?? currentValue($0)) }))]
         }
         mode = .editing(form)
         return []
+    }
+
+    /// Every field checked; the first broken one is reopened inline with its rule, the rest are kept.
+    private mutating func editorClosed(_ text: String?) -> [ReviewEffect] {
+        guard let text else {
+            message = "The editor did not finish (set $VISUAL or $EDITOR); edit inline instead."
+            return []
+        }
+        var form = EditForm()
+        form.values = YAMLForm.parse(text)
+        for field in EditForm.Field.allCases {
+            let value = form.values[field] ?? ""
+            if let problem = Self.check(field, value) {
+                form.field = field
+                form.buffer = value
+                form.error = problem
+                mode = .editing(form)
+                return []
+            }
+        }
+        return decide(.edit(Self.edit(from: form.values)))
     }
 
     /// The field's rule, as the message shown under the prompt; nil when the value is fine.

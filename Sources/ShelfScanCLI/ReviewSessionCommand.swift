@@ -31,6 +31,7 @@ struct ReviewSessionCommand: ParsableCommand {
             let cropMode = CropRenderer.mode(environment: env, colorAllowed: color)
             var runner = try ReviewRunner(store: store, session: ReviewSession(sessionName: session), defaults: verify.defaults,
                                           catalogLookup: try catalog.map(Self.catalogLookup))
+            runner.editor = { form in Self.runEditor(form, terminal: terminal, environment: env) }
             terminal.enterRawMode()
             defer { terminal.restore() }
             runner.start()
@@ -51,6 +52,24 @@ struct ReviewSessionCommand: ParsableCommand {
             let pending = (try? store.pendingCount()) ?? 0
             print("Decided \(runner.session.decided) this session; \(pending) still pending. `shelfscan review` picks up here.")
         }
+    }
+
+    /// Hands the terminal to $VISUAL (else $EDITOR) on the YAML form, then takes it back.
+    static func runEditor(_ form: String, terminal: Terminal, environment: [String: String]) -> String? {
+        guard let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap({ $0 }).first(where: { !$0.isEmpty }) else { return nil }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("shelfscan-edit-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard (try? Data(form.utf8).write(to: file)) != nil else { return nil }
+        terminal.restore()
+        defer { terminal.enterRawMode() }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Through the shell, so an editor given with arguments ("code --wait") works as it does in git.
+        p.arguments = ["-c", "\(editor) \"$1\"", "shelfscan-editor", file.path]
+        guard (try? p.run()) != nil else { return nil }
+        p.waitUntilExit()
+        guard p.terminationStatus == 0, let data = try? Data(contentsOf: file) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The three closest catalogue entries to what the spine said (the raw reading, else title and authors).

@@ -202,3 +202,43 @@ import Testing
         #expect(without.session.message?.contains("--catalog") == true)
     }
 }
+
+@Suite struct ReviewEditorForm {
+    @Test func yamlFormRoundTripsRiskyText() {
+        let fields: [(ReviewSession.EditForm.Field, String)] = [(.title, "Dune: Messiah #2"), (.authors, "Frank Herbert; -Odd \"Name\""),
+                                                                 (.isbn, ""), (.year, "1969")]
+        let parsed = YAMLForm.parse(YAMLForm.render(fields))
+        #expect(parsed[.title] == "Dune: Messiah #2" && parsed[.authors] == "Frank Herbert; -Odd \"Name\"")
+        #expect(parsed[.isbn] == "" && parsed[.year] == "1969")
+    }
+
+    @Test func editorResultIsValidatedAndABadFieldReopensInline() throws {
+        let (_, store, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "y"))
+        var shown: [String] = []
+        nonisolated(unsafe) var form = ""
+        r.editor = { text in
+            form = text
+            return text.replacingOccurrences(of: "title: The Dispossessed", with: "title: The Dispossessed: An Ambiguous Utopia")
+                .replacingOccurrences(of: "isbn: ", with: "isbn: 12345")
+        }
+        r.start()
+        r.send(.char("e"))
+        r.send(.openEditor)
+        shown.append(form)
+        #expect(shown[0].contains("authors:\n  - Ursula K. Le Guin"))
+        guard case let .editing(reopened) = r.session.mode else { Issue.record("expected the inline form"); return }
+        #expect(reopened.field == .isbn && reopened.error?.contains("10 or 13 digits") == true)
+        #expect(reopened.values[.title] == "The Dispossessed: An Ambiguous Utopia")
+        for _ in 0..<5 { r.send(.backspace) }
+        r.send(.enter)
+        r.send(.enter)
+        let w = try #require(try store.work(id: ids[0]))
+        #expect(w.title == "The Dispossessed: An Ambiguous Utopia" && w.reviewStatus == .userEdited)
+
+        r.editor = { _ in nil }
+        r.send(.char("e"))
+        r.send(.openEditor)
+        #expect(r.session.message?.contains("$EDITOR") == true)
+    }
+}
