@@ -124,7 +124,7 @@ if CommandLine.arguments.count > 1 {
     photo = dir.appendingPathComponent("shelf-4000x3000.jpg").path
     let image = synthesizePhoto(width: 4000, height: 3000)
     let bytes = try image.jpegData(quality: 90)
-    FileManager.default.createFile(atPath: photo, contents: Data(bytes))
+    guard FileManager.default.createFile(atPath: photo, contents: Data(bytes)) else { fatalError("cannot write \(photo)") }
     print("synthesized \(photo) (4000x3000, quality 90, 4:2:0, \(bytes.count / 1024) KiB)")
 }
 defer { if let tempDir { try? FileManager.default.removeItem(at: tempDir) } }
