@@ -9,11 +9,19 @@ struct ReviewRunner {
     var defaults: ReviewDefaults
     /// The reviewed library in memory, kept current as this session verifies and merges.
     var index: DuplicateIndex
+    /// Catalogue look-up for the Work on screen, when a catalogue is configured.
+    var catalogLookup: (@Sendable (Work) -> [CatalogCandidate])?
+    /// Runs the person's editor on a form and returns what they saved (nil: it could not run).
+    var editor: ((String) -> String?)?
     private(set) var quit = false
 
-    init(store: LibraryStore, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults()) throws {
+    init(store: LibraryStore, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
+         catalogLookup: (@Sendable (Work) -> [CatalogCandidate])? = nil) throws {
         self.store = store
+        var session = session
+        session.hasCatalog = catalogLookup != nil
         self.session = session
+        self.catalogLookup = catalogLookup
         self.defaults = defaults
         index = try store.duplicateIndex()
     }
@@ -53,6 +61,8 @@ struct ReviewRunner {
                 case let .saveCursor(id):
                     try store.saveCursor(id, session: session.sessionName)
                     event = nil
+                case let .openEditor(form):
+                    event = .editorClosed(editor?(form))
                 case .quit:
                     quit = true
                     event = nil
@@ -67,6 +77,7 @@ struct ReviewRunner {
     }
 
     private func loaded(_ item: ReviewItem?) -> ReviewEvent {
-        .loaded(item, item.map { index.candidates(for: $0.work, threshold: 0.75, limit: 5) } ?? [])
+        .loaded(item, item.map { index.candidates(for: $0.work, threshold: 0.75, limit: 5) } ?? [],
+                catalog: item.flatMap { i in catalogLookup.map { $0(i.work) } } ?? [])
     }
 }

@@ -50,7 +50,9 @@ struct ReviewScreen {
     /// The crop, already rendered for this item (so typing in the edit form does not redraw it from pixels).
     var crop: [String]
 
-    static let keys = "[V]erify [E]dit [S]kip [R]eject [M]erge [U]ndo [Q]uit [?]help"
+    static func keys(catalog: Bool) -> String {
+        "[V]erify [E]dit [S]kip [R]eject [M]erge " + (catalog ? "[C]atalog " : "") + "[U]ndo [Q]uit [?]help"
+    }
 
     func lines(_ s: ReviewSession) -> [String] {
         let columns = max(columns, 40), rows = max(rows, 12)
@@ -132,6 +134,15 @@ struct ReviewScreen {
                 lines.append((c.reason.similarity >= DuplicateRule.fuzzyThreshold ? style.cyan(text) : text) + style.dim(why))
             }
         }
+        if !s.catalog.isEmpty {
+            lines.append("")
+            lines.append(style.bold("In your catalogue (C takes one):"))
+            for (i, c) in s.catalog.enumerated() {
+                let who = c.authors.isEmpty ? "" : " — " + c.authors.joined(separator: "; ")
+                let score = " (\(Int((c.score * 100).rounded()))%)"
+                lines.append(clip("\(i + 1). \(c.title)\(who)", width - score.count - 1) + style.dim(score))
+            }
+        }
         return lines
     }
 
@@ -162,14 +173,16 @@ struct ReviewScreen {
         switch s.mode {
         case let .editing(form): return clip("\(fieldName(form.field)): \(form.buffer)", columns)
         case .pickingMerge: return "Merge into 1-\(s.candidates.count)?"
+        case .pickingCatalog: return "Take catalogue entry 1-\(s.catalog.count)?"
         default: return ""
         }
     }
 
     func footer(_ s: ReviewSession, _ columns: Int) -> String {
         switch s.mode {
-        case .editing: return style.bold(clip("Enter accepts the field · Backspace deletes · Esc cancels the edit", columns))
+        case .editing: return style.bold(clip("Enter accepts · Esc cancels · Ctrl-E edits all fields in $EDITOR", columns))
         case .pickingMerge: return style.bold(clip("1-\(s.candidates.count) merges into that book · any other key cancels", columns))
+        case .pickingCatalog: return style.bold(clip("1-\(s.catalog.count) takes that entry · any other key cancels", columns))
         case .help: return style.bold("Any key goes back")
         default: break
         }
@@ -179,17 +192,20 @@ struct ReviewScreen {
         case .edit: enter = "Edit"
         case let .merge(n): enter = "Merge into \(n)"
         }
-        let text = s.item == nil ? "[U]ndo [Q]uit [?]help" : "\(Self.keys) · Enter=\(enter)"
+        let text = s.item == nil ? "[U]ndo [Q]uit [?]help" : "\(Self.keys(catalog: s.hasCatalog)) · Enter=\(enter)"
+        if visibleWidth(text) > columns { return style.bold(clip(text.replacingOccurrences(of: "help", with: ""), columns)) }
         return style.bold(clip(text, columns))
     }
 
     func help() -> [String] {
         [style.bold("Keys"), "",
          "  V  verify: the reading is right; the book joins your library",
-         "  E  edit: type the title, authors (separated by ;), ISBN, year",
+         "  E  edit: type the title, authors (separated by ;), ISBN, year;",
+         "     in the form, Ctrl-E opens all fields in $VISUAL/$EDITOR as YAML",
          "  S  skip: decide later; it comes back at the end of the queue",
          "  R  reject: not a book, or not yours; removed from the queue",
          "  M  merge into a book already in your library (then 1-5)",
+         "  C  take a catalogue entry (with --catalog books.csv; then 1-3)",
          "  U  undo the last decision (as many times as you like)",
          "  Q  quit; Ctrl-C too. Every decision is saved as you make it,",
          "     and the next session starts where this one stopped.",

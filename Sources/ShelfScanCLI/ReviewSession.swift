@@ -9,6 +9,8 @@ enum Key: Equatable, Sendable {
     case escape
     /// Ctrl-C or Ctrl-D: leave at once. Every decision is already committed, so nothing is lost.
     case interrupt
+    /// Ctrl-E in the edit form: edit all fields at once in $VISUAL/$EDITOR.
+    case openEditor
 }
 
 /// What the session asks its driver to do. The session itself never touches the store or the terminal,
@@ -20,6 +22,8 @@ enum ReviewEffect: Equatable, Sendable {
     case decide(ReviewDecision)
     case undo
     case saveCursor(Work.ID?)
+    /// Let the person edit this YAML form in their editor; the result comes back as `.editorClosed`.
+    case openEditor(String)
     case quit
 }
 
@@ -27,10 +31,21 @@ enum ReviewEffect: Equatable, Sendable {
 enum ReviewEvent: Equatable, Sendable {
     case key(Key)
     /// A Work to show (nil: the queue is empty) with its possible duplicates.
-    case loaded(ReviewItem?, [DuplicateCandidate])
+    case loaded(ReviewItem?, [DuplicateCandidate], catalog: [CatalogCandidate] = [])
     case decided(DecisionReceipt)
     case undone(UndoReceipt)
     case failed(LibraryError)
+    /// The edited form, or nil when the editor could not run or exited with an error.
+    case editorClosed(String?)
+}
+
+/// A book from the configured catalogue that the spine's reading resembles.
+struct CatalogCandidate: Equatable, Sendable {
+    var title: String
+    var authors: [String]
+    var isbn: String?
+    /// Calibrated probability that this is the book (see `shelfscan match`).
+    var score: Double
 }
 
 /// The interactive review, as a value: the Work on screen, the mode (deciding, editing a field, picking a
@@ -41,6 +56,7 @@ struct ReviewSession: Equatable, Sendable {
         case deciding
         case editing(EditForm)
         case pickingMerge
+        case pickingCatalog
         case help
         case empty
         case finished
@@ -61,6 +77,9 @@ struct ReviewSession: Equatable, Sendable {
     var mode: Mode = .loading
     var item: ReviewItem?
     var candidates: [DuplicateCandidate] = []
+    var catalog: [CatalogCandidate] = []
+    /// Whether a catalogue is configured at all (to say so when C is pressed without one).
+    var hasCatalog = false
     var message: String?
     /// Decisions made in this session (shown in the footer, a reason to feel good).
     var decided = 0
@@ -86,9 +105,10 @@ struct ReviewSession: Equatable, Sendable {
 
     mutating func handle(_ event: ReviewEvent) -> [ReviewEffect] {
         switch event {
-        case let .loaded(item, candidates):
+        case let .loaded(item, candidates, catalog):
             self.item = item
             self.candidates = candidates
+            self.catalog = catalog
             mode = item == nil ? .empty : .deciding
             return [.saveCursor(item?.work.id)]
         case let .decided(receipt):
@@ -103,6 +123,8 @@ struct ReviewSession: Equatable, Sendable {
             return receipt.restoredWorkIDs.first.map { [.loadItem($0)] } ?? [.loadNext(after: nil)]
         case let .failed(error):
             return failed(error)
+        case let .editorClosed(text):
+            return editorClosed(text)
         case let .key(key):
             return handle(key)
         }
@@ -157,6 +179,13 @@ struct ReviewSession: Equatable, Sendable {
             mode = .deciding
             message = key == .escape ? nil : "Merge cancelled: press M, then the candidate's number."
             return []
+        case .pickingCatalog:
+            if case let .char(c) = key, let n = c.wholeNumberValue, n >= 1, n <= catalog.count {
+                return decide(.edit(catalogEdit(catalog[n - 1])))
+            }
+            mode = .deciding
+            message = key == .escape ? nil : "Cancelled: press C, then the catalogue entry's number."
+            return []
         case let .editing(form):
             return edit(form, key)
         case .deciding:
@@ -204,6 +233,19 @@ struct ReviewSession: Equatable, Sendable {
             mode = .pickingMerge
             message = "Merge into which? Press 1-\(candidates.count) (Esc cancels)."
             return []
+        case "c":
+            guard hasCatalog else {
+                message = "No catalogue configured: start the session with --catalog books.csv."
+                return []
+            }
+            guard !catalog.isEmpty else {
+                message = "Nothing in the catalogue resembles this reading. Press E to type it."
+                return []
+            }
+            if catalog.count == 1 { return decide(.edit(catalogEdit(catalog[0]))) }
+            mode = .pickingCatalog
+            message = "Take which catalogue entry? Press 1-\(catalog.count) (Esc cancels)."
+            return []
         case "u":
             return [.undo]
         case "q":
@@ -222,6 +264,11 @@ struct ReviewSession: Equatable, Sendable {
         guard let work, let id = work.id else { return [] }
         mode = .loading
         return [.decide(ReviewDecision(workID: id, action: action, expectedRevision: work.revision, session: sessionName))]
+    }
+
+    /// Taking a catalogue entry is an edit: its title, its authors (or the ones read, if it has none), its ISBN.
+    private func catalogEdit(_ c: CatalogCandidate) -> WorkEdit {
+        WorkEdit(title: c.title, authors: c.authors.isEmpty ? nil : c.authors, isbn: c.isbn.flatMap { ISBN.valid($0) })
     }
 
     /// The text a field starts with: what the spine said, except the unread placeholder.
@@ -264,9 +311,34 @@ struct ReviewSession: Equatable, Sendable {
             }
         case .interrupt:
             return []
+        case .openEditor:
+            var values = form.values
+            values[form.field] = form.buffer
+            return [.openEditor(YAMLForm.render(EditForm.Field.allCases.map { ($0, values[$0] ?? currentValue($0)) }))]
         }
         mode = .editing(form)
         return []
+    }
+
+    /// Every field checked; the first broken one is reopened inline with its rule, the rest are kept.
+    private mutating func editorClosed(_ text: String?) -> [ReviewEffect] {
+        guard let text else {
+            message = "The editor did not finish (set $VISUAL or $EDITOR); edit inline instead."
+            return []
+        }
+        var form = EditForm()
+        form.values = YAMLForm.parse(text)
+        for field in EditForm.Field.allCases {
+            let value = form.values[field] ?? ""
+            if let problem = Self.check(field, value) {
+                form.field = field
+                form.buffer = value
+                form.error = problem
+                mode = .editing(form)
+                return []
+            }
+        }
+        return decide(.edit(Self.edit(from: form.values)))
     }
 
     /// The field's rule, as the message shown under the prompt; nil when the value is fine.

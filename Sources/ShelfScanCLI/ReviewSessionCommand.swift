@@ -1,5 +1,6 @@
 import ArgumentParser
 import BookModel
+import Catalog
 import Foundation
 import Library
 import ShelfImage
@@ -16,6 +17,10 @@ struct ReviewSessionCommand: ParsableCommand {
     @Option(name: .long, help: "Name of this session: where it stops is remembered under this name, and U undoes its decisions.")
     var session = "review"
 
+    @Option(name: .long, help: ArgumentHelp("A catalogue CSV (Goodreads export or any CSV with a title column) whose entries are offered for each spine.", valueName: "file.csv"),
+            completion: .file(extensions: ["csv"]))
+    var catalog: String?
+
     func run() throws {
         let out = CommandOutput()
         try out.reportingErrors {
@@ -24,7 +29,9 @@ struct ReviewSessionCommand: ParsableCommand {
             let env = ProcessInfo.processInfo.environment
             let color = terminal.isInteractive && (env["NO_COLOR"] ?? "").isEmpty
             let cropMode = CropRenderer.mode(environment: env, colorAllowed: color)
-            var runner = try ReviewRunner(store: store, session: ReviewSession(sessionName: session), defaults: verify.defaults)
+            var runner = try ReviewRunner(store: store, session: ReviewSession(sessionName: session), defaults: verify.defaults,
+                                          catalogLookup: try catalog.map(Self.catalogLookup))
+            runner.editor = { form in Self.runEditor(form, terminal: terminal, environment: env) }
             terminal.enterRawMode()
             defer { terminal.restore() }
             runner.start()
@@ -44,6 +51,37 @@ struct ReviewSessionCommand: ParsableCommand {
             terminal.restore()
             let pending = (try? store.pendingCount()) ?? 0
             print("Decided \(runner.session.decided) this session; \(pending) still pending. `shelfscan review` picks up here.")
+        }
+    }
+
+    /// Hands the terminal to $VISUAL (else $EDITOR) on the YAML form, then takes it back.
+    static func runEditor(_ form: String, terminal: Terminal, environment: [String: String]) -> String? {
+        guard let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap({ $0 }).first(where: { !$0.isEmpty }) else { return nil }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("shelfscan-edit-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard (try? Data(form.utf8).write(to: file)) != nil else { return nil }
+        terminal.restore()
+        defer { terminal.enterRawMode() }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Through the shell, so an editor given with arguments ("code --wait") works as it does in git.
+        p.arguments = ["-c", "\(editor) \"$1\"", "shelfscan-editor", file.path]
+        guard (try? p.run()) != nil else { return nil }
+        p.waitUntilExit()
+        guard p.terminationStatus == 0, let data = try? Data(contentsOf: file) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The three closest catalogue entries to what the spine said (the raw reading, else title and authors).
+    static func catalogLookup(csvAt path: String) throws -> @Sendable (Work) -> [CatalogCandidate] {
+        let (book, _) = try Catalog.load(csvAt: path)
+        let index = CatalogIndex(book)
+        return { work in
+            let query = work.spine?.rawText ?? ([work.hasUnreadTitle ? "" : work.title] + work.authors.map(\.name)).joined(separator: " ")
+            guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+            return index.match(query, top: 3).map {
+                CatalogCandidate(title: $0.entry.title, authors: $0.entry.authors, isbn: $0.entry.isbn.isEmpty ? nil : $0.entry.isbn, score: $0.score)
+            }
         }
     }
 

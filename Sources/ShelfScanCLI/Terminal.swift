@@ -5,6 +5,17 @@ import Darwin
 #endif
 import Foundation
 
+/// The terminal settings to put back if a signal ends the process while in raw mode. Written only on the
+/// main thread before the handlers are installed, read only by them.
+nonisolated(unsafe) private var termiosToRestore: termios?
+
+private func restoreTerminalAndExit(_ signal: Int32) {
+    if var t = termiosToRestore { tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) }
+    let reset = "\u{1B}[?25h\u{1B}[?1049l"
+    _ = reset.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
+    _exit(128 + signal)
+}
+
 /// The controlling terminal: raw key input (termios), its size, and output. Falls back to plain byte reads
 /// when standard input is not a terminal (scripts, pipes), where a newline is Enter.
 final class Terminal {
@@ -28,6 +39,10 @@ final class Terminal {
             cc[Int(VTIME)] = 0
         }
         if tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) == 0 { raw = true }
+        // A closed window (SIGHUP) or kill (SIGTERM) must not leave the shell in raw mode. Decisions are
+        // committed as they are made, so exiting here loses nothing.
+        termiosToRestore = saved
+        for s in [SIGTERM, SIGHUP, SIGQUIT] { signal(s) { restoreTerminalAndExit($0) } }
         write("\u{1B}[?1049h\u{1B}[?25l")   // alternate screen, hide cursor
     }
 
@@ -66,6 +81,7 @@ final class Terminal {
             guard let b = readByte() else { return nil }
             switch b {
             case 3, 4: return .interrupt
+            case 5: return .openEditor
             case 13, 10: return .enter
             case 127, 8: return .backspace
             case 27:

@@ -169,3 +169,76 @@ import Testing
         #expect(o.resolvedPath(environment: ["SHELFSCAN_LIBRARY": "/a.sqlite"]) == "/b.sqlite")
     }
 }
+
+@Suite struct ReviewCatalogue {
+    @Test func catalogueEntriesAreOfferedAndTakingOneIsAnEdit() throws {
+        let dir = try ReviewFixture.tempDir()
+        let (_, store, ids) = try ReviewFixture.make(at: dir)
+        let csv = dir.appendingPathComponent("catalog.csv")
+        try Data("""
+            title,author,isbn
+            Kindred,Octavia E. Butler,9780807083697
+            Parable of the Sower,Octavia E. Butler,
+            Noise: A Flaw in Human Judgment,Daniel Kahneman,
+            The Dispossessed,Ursula K. Le Guin,
+            """.utf8).write(to: csv)
+        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "c"),
+                                 catalogLookup: try ReviewSessionCommand.catalogLookup(csvAt: csv.path))
+        r.start()
+        r.send(.char("s")); r.send(.char("s"))
+        #expect(r.session.work?.id == ids[2])
+        let first = try #require(r.session.catalog.first)
+        #expect(first.title == "Kindred" && first.authors == ["Octavia E. Butler"] && first.score > 0.5)
+        r.send(.char("c"))
+        if r.session.mode == .pickingCatalog { r.send(.char("1")) }
+        let taken = try #require(try store.work(id: ids[2]))
+        #expect(taken.reviewStatus == .userEdited && taken.editions.first?.isbn == "9780807083697")
+        let lines = ReviewScreen(columns: 80, rows: 24, style: Style(color: false), crop: []).lines(r.session)
+        #expect(lines.contains { $0.contains("In your catalogue") } && lines.allSatisfy { visibleWidth($0) <= 80 })
+
+        var without = try ReviewRunner(store: store, session: ReviewSession(sessionName: "n"))
+        without.start()
+        without.send(.char("c"))
+        #expect(without.session.message?.contains("--catalog") == true)
+    }
+}
+
+@Suite struct ReviewEditorForm {
+    @Test func yamlFormRoundTripsRiskyText() {
+        let fields: [(ReviewSession.EditForm.Field, String)] = [(.title, "Dune: Messiah #2"), (.authors, "Frank Herbert; -Odd \"Name\""),
+                                                                 (.isbn, ""), (.year, "1969")]
+        let parsed = YAMLForm.parse(YAMLForm.render(fields))
+        #expect(parsed[.title] == "Dune: Messiah #2" && parsed[.authors] == "Frank Herbert; -Odd \"Name\"")
+        #expect(parsed[.isbn] == "" && parsed[.year] == "1969")
+    }
+
+    @Test func editorResultIsValidatedAndABadFieldReopensInline() throws {
+        let (_, store, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "y"))
+        var shown: [String] = []
+        nonisolated(unsafe) var form = ""
+        r.editor = { text in
+            form = text
+            return text.replacingOccurrences(of: "title: The Dispossessed", with: "title: The Dispossessed: An Ambiguous Utopia")
+                .replacingOccurrences(of: "isbn: ", with: "isbn: 12345")
+        }
+        r.start()
+        r.send(.char("e"))
+        r.send(.openEditor)
+        shown.append(form)
+        #expect(shown[0].contains("authors:\n  - Ursula K. Le Guin"))
+        guard case let .editing(reopened) = r.session.mode else { Issue.record("expected the inline form"); return }
+        #expect(reopened.field == .isbn && reopened.error?.contains("10 or 13 digits") == true)
+        #expect(reopened.values[.title] == "The Dispossessed: An Ambiguous Utopia")
+        for _ in 0..<5 { r.send(.backspace) }
+        r.send(.enter)
+        r.send(.enter)
+        let w = try #require(try store.work(id: ids[0]))
+        #expect(w.title == "The Dispossessed: An Ambiguous Utopia" && w.reviewStatus == .userEdited)
+
+        r.editor = { _ in nil }
+        r.send(.char("e"))
+        r.send(.openEditor)
+        #expect(r.session.message?.contains("$EDITOR") == true)
+    }
+}
