@@ -129,6 +129,13 @@ public final class CatalogIndex: Sendable {
         return result
     }
 
+    /// The best entry when it is safe to take it as the book (score at or above the calibration's threshold);
+    /// nil means "keep the reading as read and offer `match(_:top:)` candidates in review".
+    public func accepted(_ query: String) -> CatalogMatch? {
+        guard let best = match(query, top: 1).first, best.score >= calibration.acceptThreshold else { return nil }
+        return best
+    }
+
     func match(_ query: String, top: Int, scratch s: inout QueryScratch) -> [CatalogMatch] {
         let qTokens = Self.queryTokens(query)
         guard !qTokens.isEmpty else { return [] }

@@ -10,8 +10,8 @@ public struct CatalogRanking: Sendable, Hashable {
     }
 
     public static let standard = CatalogRanking(weights: [
-        3.0144, 1.5683, 1.4723, -0.4103, 1.8602, 4.1529, 5.8127, -0.6172, 0.1332, 0.6656, 3.0184, 5.0662, 1.2688,
-        -0.3552,
+        3.2730, 1.1135, 1.4241, -0.4068, 1.5877, 4.3675, 8.1629, -1.0445, -0.8767, -0.8541, 3.1546, 5.7496, 0.4562,
+        -0.3330,
     ])
 
     public func score(_ f: MatchFeatures) -> Double {
