@@ -18,7 +18,8 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
 func report(_ name: String, _ samples: [Double]) {
     let s = samples.sorted()
     let median = s[s.count / 2], p95 = s[min(s.count - 1, Int(Double(s.count) * 0.95))]
-    print(String(format: "%-44@ median %8.2f ms   p95 %8.2f ms   max %8.2f ms   (n=%d)", name as NSString, median, p95, s.last!, s.count))
+    print(name.padding(toLength: 46, withPad: " ", startingAt: 0)
+          + String(format: "median %8.2f ms   p95 %8.2f ms   max %8.2f ms   (n=%d)", median, p95, s.last!, s.count))
 }
 
 let pendingTarget = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
