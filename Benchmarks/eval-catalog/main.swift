@@ -263,7 +263,8 @@ if showFailures > 0 {
     var shown = 0
     for (row, o) in zip(rows, outcomes) where row.train && !o.top1 && !row.title.isEmpty && shown < showFailures {
         shown += 1
-        let m = index.match(row.ocr, top: 3)
+        var m = Array(index.match(row.ocr, top: 5).prefix(2))
+        if let hit = index.match(row.ocr, top: 50).first(where: { isHit($0, row) }), !m.contains(hit) { m.append(hit) }
         print("OCR: \(row.ocr)\n  want: \(row.title) [\(row.isbn)]")
         for c in m {
             let f = c.features

@@ -10,8 +10,8 @@ public struct CatalogRanking: Sendable, Hashable {
     }
 
     public static let standard = CatalogRanking(weights: [
-        3.2730, 1.1135, 1.4241, -0.4068, 1.5877, 4.3675, 8.1629, -1.0445, -0.8767, -0.8541, 3.1546, 5.7496, 0.4562,
-        -0.3330,
+        2.7001, 0.7435, 1.5927, -0.3814, 2.1792, 4.4256, 7.3246, -1.0458, -0.8428, -1.2620, 3.5071, 5.1680, 0.6785,
+        -0.3228, 3.0240,
     ])
 
     public func score(_ f: MatchFeatures) -> Double {
@@ -23,11 +23,11 @@ public struct CatalogRanking: Sendable, Hashable {
 
 extension MatchFeatures {
     public static let names = ["title", "subtitle", "author", "hasAuthor", "tag", "tagExact", "query", "disorder",
-                               "title*author", "title*tag", "title^2", "query^2", "series", "hasSubtitle"]
+                               "title*author", "title*tag", "title^2", "query^2", "series", "hasSubtitle", "queryByTitle"]
 
     /// The ranker is linear in these; the products let it learn that evidence from two fields reinforces.
     public var vector: [Double] {
         [title, subtitle, author, hasAuthor ? 1 : 0, tag, tagExact ? 1 : 0, query, disorder,
-         title * author, title * tag, title * title, query * query, series, hasSubtitle ? 1 : 0]
+         title * author, title * tag, title * title, query * query, series, hasSubtitle ? 1 : 0, queryByTitle]
     }
 }
