@@ -73,7 +73,7 @@ report("list one page (50 items, offset 5,000)", page)
 var indexLoad: [Double] = []
 var index = DuplicateIndex()
 for _ in 0..<5 { indexLoad.append(try milliseconds { index = try store.duplicateIndex() }) }
-report("load duplicate index (\(index.count) works, once/session)", indexLoad)
+report("load duplicate index (\(index.count) works)", indexLoad)
 
 var next: [Double] = []
 var cursor: Work.ID? = nil
