@@ -10,8 +10,8 @@ public struct CatalogRanking: Sendable, Hashable {
     }
 
     public static let standard = CatalogRanking(weights: [
-        3.0144, 1.5683, 1.4723, -0.4103, 1.8602, 4.1529, 5.8127, -0.6172, 0.1332, 0.6656, 3.0184, 5.0662, 1.2688,
-        -0.3552,
+        2.7001, 0.7435, 1.5927, -0.3814, 2.1792, 4.4256, 7.3246, -1.0458, -0.8428, -1.2620, 3.5071, 5.1680, 0.6785,
+        -0.3228, 3.0240,
     ])
 
     public func score(_ f: MatchFeatures) -> Double {
@@ -23,11 +23,11 @@ public struct CatalogRanking: Sendable, Hashable {
 
 extension MatchFeatures {
     public static let names = ["title", "subtitle", "author", "hasAuthor", "tag", "tagExact", "query", "disorder",
-                               "title*author", "title*tag", "title^2", "query^2", "series", "hasSubtitle"]
+                               "title*author", "title*tag", "title^2", "query^2", "series", "hasSubtitle", "queryByTitle"]
 
     /// The ranker is linear in these; the products let it learn that evidence from two fields reinforces.
     public var vector: [Double] {
         [title, subtitle, author, hasAuthor ? 1 : 0, tag, tagExact ? 1 : 0, query, disorder,
-         title * author, title * tag, title * title, query * query, series, hasSubtitle ? 1 : 0]
+         title * author, title * tag, title * title, query * query, series, hasSubtitle ? 1 : 0, queryByTitle]
     }
 }
