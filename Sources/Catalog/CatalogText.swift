@@ -32,14 +32,21 @@ enum CatalogText {
         return out
     }
 
-    /// Catalogue titles carry subtitles a spine rarely shows: "Pilates : la guía más accesible ...".
+    /// Catalogue titles carry subtitles a spine rarely shows: "Pilates : la guía más accesible ...", and
+    /// library systems join the works of one volume with runs of spaces: "Apologia de Sòcrates   Critó".
     static func splitTitle(_ title: String) -> (main: String, subtitle: String) {
-        guard let cut = title.firstIndex(where: { $0 == ":" || $0 == ";" || $0 == "=" || $0 == "/" }) else {
-            return (title, "")
+        let punctuation = title.firstIndex(where: { $0 == ":" || $0 == ";" || $0 == "=" || $0 == "/" })
+        let spaces = title.range(of: "   ")
+        let cut: Range<String.Index>
+        switch (punctuation, spaces) {
+        case (nil, nil): return (title, "")
+        case (let p?, nil): cut = p..<title.index(after: p)
+        case (nil, let r?): cut = r
+        case (let p?, let r?): cut = p < r.lowerBound ? p..<title.index(after: p) : r
         }
-        let main = String(title[..<cut])
+        let main = String(title[..<cut.lowerBound])
         if words(main).isEmpty { return (title, "") }
-        return (main, String(title[title.index(after: cut)...]))
+        return (main, String(title[cut.upperBound...]))
     }
 
     /// Surname and given-name words of one author, dates and qualifiers dropped:

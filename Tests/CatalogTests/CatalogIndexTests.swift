@@ -50,6 +50,14 @@ let shelf = Catalog(entries: [
         #expect(index.match("Goya", top: 0).isEmpty)
     }
 
+    @Test func oversizedInputIsBoundedNotFatal() {
+        let huge = String(repeating: "bella salvaje pullman ", count: 500) + String(repeating: "x", count: 5_000)
+        let matches = index.match(huge, top: 3)
+        #expect(matches.first?.entry.title == "La Bella salvaje")
+        let manyWords = (0..<1_000).map { "w\($0)" }.joined(separator: " ")
+        #expect(index.match(manyWords + " goya", top: 1).count <= 1)
+    }
+
     @Test func editionsOfOneBookDoNotLowerEachOthersConfidence() {
         let matches = index.match("Cien años de soledad García Márquez N Gar", top: 2)
         #expect(matches.count == 2)
@@ -60,8 +68,10 @@ let shelf = Catalog(entries: [
     @Test func aClearReadingIsAcceptedAndNoiseIsNot() {
         let clear = index.match("LA BELLA SALVAJE PHILIP PULLMAN JN Pul", top: 1)
         #expect(clear.first.map { $0.score >= CatalogIndex.acceptThreshold } == true)
+        #expect(index.accepted("LA BELLA SALVAJE PHILIP PULLMAN JN Pul")?.entry.isbn == "9788417092986")
         let noise = index.match("OXFORD university press 2019", top: 1)
         #expect(noise.allSatisfy { $0.score < CatalogIndex.acceptThreshold })
+        #expect(index.accepted("OXFORD university press 2019") == nil)
         // Two books with the same title and nothing to separate them: less sure than when the call number decides.
         let ambiguous = index.match("GOYA", top: 1)
         let decided = index.match("GOYA 75(Goy) Gud", top: 1)

@@ -27,6 +27,9 @@ import Testing
     @Test func subtitlesAreSplitOff() {
         #expect(CatalogText.splitTitle("Pilates : la guía más accesible").main == "Pilates ")
         #expect(CatalogText.splitTitle("Ghost Stories").subtitle == "")
+        let works = CatalogText.splitTitle("Apologia de Sòcrates   Critó   Eutifró")
+        #expect(works.main == "Apologia de Sòcrates" && works.subtitle == "Critó   Eutifró")
+        #expect(CatalogText.splitTitle("Introducción a la filosofía  presocrática").subtitle == "")
     }
 
     @Test func wordSimilarityForgivesTypicalOCRDamage() {
