@@ -229,6 +229,21 @@ report("train half  ", { $0.train })
 report("held-out    ", { !$0.train })
 report("all         ", { _ in true })
 report("all, titled ", { !$0.title.trimmingCharacters(in: .whitespaces).isEmpty })
+// Reliability on the held-out half: within each score band, how often the top match is right.
+do {
+    let held = zip(rows, outcomes).filter { !$0.0.train }.map(\.1)
+    var parts: [String] = []
+    for (lo, hi) in [(0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 0.9), (0.9, 1.01)] {
+        let band = held.filter { $0.score >= lo && $0.score < hi }
+        guard !band.isEmpty else { continue }
+        parts.append(String(format: "[%.1f,%.1f) n=%d right %.2f", lo, min(hi, 1), band.count,
+                            Double(band.filter(\.top1).count) / Double(band.count)))
+    }
+    print("held-out reliability: " + parts.joined(separator: "  "))
+    let half = held.filter { $0.score >= 0.5 }
+    print(String(format: "held-out at score >= 0.5 (more likely right than wrong): accepted %.4f, precision %.4f",
+                 Double(half.count) / Double(held.count), Double(half.filter(\.top1).count) / Double(max(1, half.count))))
+}
 for (name, times) in [("wall", outcomes.map(\.ms).sorted()), ("thread CPU", outcomes.map(\.cpuMs).sorted())] {
     print(String(format: "ms/query (%@): median %.3f  p95 %.3f  mean %.3f  max %.3f (%d queries)", name,
                  times[times.count / 2], times[Int(Double(times.count) * 0.95)],
