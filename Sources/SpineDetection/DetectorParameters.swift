@@ -1,0 +1,72 @@
+import Foundation
+import ShelfModels
+
+/// Every threshold and weight the detector uses, read from `models/detection/detector-v1.json` so that a
+/// change of behaviour is a reviewed data diff with its evaluation figures, not a literal in the code.
+/// Lengths are relative to the working image or to the row height, so they hold at any input size.
+public struct DetectorParameters: Sendable, Codable, Equatable {
+    public var version: String
+    /// Long side of the internal working image, in pixels. Detection cost is O(this squared).
+    public var workingLongSide: Int
+    /// Gradient magnitude (0...255 Sobel/4 units) at which an edge counts as fully present.
+    public var edgeCap: Double
+    /// Gradient below this is noise.
+    public var edgeFloor: Double
+    /// A pixel row belongs to a shelf row when its vertical-edge coverage reaches this fraction of the
+    /// busiest pixel row's...
+    public var rowVerticalEdgeFraction: Double
+    /// ...and at least this absolute fraction of its pixels carry vertical edges.
+    public var rowMinEdgeFraction: Double
+    /// Shelf rows shorter than this fraction of the image height are dropped (cut-off books at the border).
+    public var minRowHeight: Double
+    /// Largest spine tilt searched, degrees either side of vertical.
+    public var maxTiltDegrees: Double
+    public var tiltStepDegrees: Double
+    /// Score taken off a line per maxTilt of departure from the lean of its neighbourhood.
+    public var tiltPenalty: Double
+    /// Weight of the dark-gap cue (a shadow valley between books) against the edge-coverage cue.
+    public var darkGapWeight: Double
+    /// Weight of the colour-change-across-the-line cue.
+    public var colourChangeWeight: Double
+    /// A boundary must score above this to be worth a cut; the DP pays it for every cut it makes.
+    public var boundaryThreshold: Double
+    /// Width prior: spine width over row height is log-normal around this median...
+    public var widthRatioMedian: Double
+    /// ...with this spread in natural-log units...
+    public var widthRatioLogSigma: Double
+    /// ...and this weight against boundary evidence.
+    public var widthPriorWeight: Double
+    /// Segments narrower than this fraction of the row height are impossible.
+    public var minWidthRatio: Double
+    /// Segments wider than this are not a standing spine: a gap, a bookend, or a lying stack.
+    public var maxWidthRatio: Double
+    /// Wide segments whose horizontal-edge coverage beats vertical by this factor are split as lying stacks.
+    public var lyingDominance: Double
+    /// Lying books: thickness over stack width, as the standing width prior but turned.
+    public var lyingThicknessRatioMedian: Double
+    /// A horizontal edge across at least this fraction of a spine's width marks its top.
+    public var topEdgeCoverage: Double
+    /// A piece is blank (wall, gap) when its luma spread and edge density are both below these.
+    public var blankMaxLumaSD: Double
+    public var blankMaxEdgeDensity: Double
+    /// Spines whose confidence falls below this are dropped.
+    public var minConfidence: Double
+
+    /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
+    public static let bundled: DetectorParameters = {
+        if let data = try? ShelfModels.data("detector-v1.json", in: "detection"),
+           let p = try? JSONDecoder().decode(DetectorParameters.self, from: data) {
+            return p
+        }
+        return .fallback
+    }()
+
+    /// Identical to detector-v1.json; used only when the resource bundle cannot be found.
+    public static let fallback = DetectorParameters(
+        version: "detector-v1", workingLongSide: 640, edgeCap: 24, edgeFloor: 6,
+        rowVerticalEdgeFraction: 0.3, rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
+        darkGapWeight: 0.3, colourChangeWeight: 0.3, boundaryThreshold: 0.65,
+        widthRatioMedian: 0.09, widthRatioLogSigma: 0.6, widthPriorWeight: 0.08, minWidthRatio: 0.015,
+        maxWidthRatio: 0.32, lyingDominance: 1.5, lyingThicknessRatioMedian: 0.12, topEdgeCoverage: 0.45,
+        blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, minConfidence: 0.05)
+}

@@ -1,0 +1,37 @@
+import Foundation
+import ShelfImage
+
+/// Finds every book spine on an upright shelf photo.
+///
+/// Works on a small copy (`workingLongSide`), so the cost is fixed whatever the caller passes; every
+/// coordinate comes back normalized to the input image, which is also the full photo's frame.
+public struct SpineDetector: Sendable {
+    public let parameters: DetectorParameters
+
+    public init(parameters: DetectorParameters = .bundled) { self.parameters = parameters }
+
+    public func detect(_ image: RGBImage) -> DetectionResult {
+        let p = parameters
+        guard image.width >= 8, image.height >= 8 else { return DetectionResult(rows: [], spines: []) }
+        let work = image.downscaled(maxSide: max(32, p.workingLongSide))
+        let maps = EdgeMaps(work, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let W = Double(maps.width), H = Double(maps.height)
+        var rows: [ShelfRow] = []
+        var spines: [DetectedSpine] = []
+        for band in RowFinder.rows(maps, p) {
+            let rowIndex = rows.count
+            rows.append(ShelfRow(index: rowIndex, top: Double(band.top) / H, bottom: Double(band.bottom + 1) / H))
+            let found = RowSpines.find(maps, band, p)
+            for (k, s) in found.enumerated() {
+                let q = Quad(topLeft: norm(s.quad.topLeft, W, H), topRight: norm(s.quad.topRight, W, H),
+                             bottomRight: norm(s.quad.bottomRight, W, H), bottomLeft: norm(s.quad.bottomLeft, W, H))
+                spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: s.confidence, lying: s.lying))
+            }
+        }
+        return DetectionResult(rows: rows, spines: spines)
+    }
+
+    private func norm(_ pt: Point, _ w: Double, _ h: Double) -> Point {
+        Point(x: min(1, max(0, pt.x / w)), y: min(1, max(0, pt.y / h)))
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+import ShelfImage
+@testable import SpineDetection
+
+/// Normalized versions of pixel quads, for IoU against detections.
+private func normalized(_ q: Quad, _ img: RGBImage) -> [Point] {
+    q.points.map { Point(x: $0.x / Double(img.width), y: $0.y / Double(img.height)) }
+}
+
+private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> DetectionScore {
+    DetectionScore.score(detections: r.spines.map(\.quad.points), truth: truth.map { (normalized($0, img), false) })
+}
+
+@Suite struct SpineDetectorTests {
+    @Test func findsEveryUprightSpineOnOneShelf() {
+        var f = ShelfFixture(width: 640, height: 420)
+        f.board(y: 380, thickness: 40)
+        let widths: [Double] = [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46]
+        f.standing(from: 20, floorY: 380, widths: widths, heights: [300, 280, 310, 265, 295])
+        let r = SpineDetector().detect(f.image)
+        let s = score(r, f.spines, f.image)
+        #expect(r.rows.count == 1)
+        #expect(s.hits >= widths.count - 1, "hits \(s.hits) of \(widths.count), detections \(r.spines.count)")
+        #expect(s.falsePositives <= 1)
+        // Reading order: positions count up from the left.
+        let xs = r.spines.map { $0.boundingBox.x }
+        #expect(xs == xs.sorted())
+        #expect(r.spines.map(\.position) == Array(0..<r.spines.count))
+    }
+
+    @Test func followsTiltedSpines() {
+        var f = ShelfFixture(width: 640, height: 420)
+        f.board(y: 380, thickness: 40)
+        let widths: [Double] = [45, 52, 40, 60, 48, 42, 55, 50, 44]
+        f.standing(from: 40, floorY: 380, widths: widths, heights: [300, 290, 310], lean: 0.12)
+        let r = SpineDetector().detect(f.image)
+        let s = score(r, f.spines, f.image)
+        #expect(s.hits >= widths.count - 1, "hits \(s.hits) of \(widths.count), detections \(r.spines.count)")
+        #expect(s.meanIoU > 0.7)
+        // The quads lean the same way as the books: top edge right of the bottom edge.
+        let leaning = r.spines.filter { $0.quad.topLeft.x > $0.quad.bottomLeft.x }.count
+        #expect(leaning >= r.spines.count - 1)
+    }
+
+    @Test func findsTwoRows() {
+        var f = ShelfFixture(width: 480, height: 640)
+        f.board(y: 290, thickness: 30)
+        f.board(y: 600, thickness: 40)
+        f.standing(from: 20, floorY: 290, widths: [40, 50, 36, 60, 45, 52, 38, 44], heights: [220, 240, 210])
+        f.standing(from: 30, floorY: 600, widths: [55, 42, 48, 60, 36, 50, 46], heights: [230, 250, 215], colourOffset: 3)
+        let r = SpineDetector().detect(f.image)
+        #expect(r.rows.count == 2)
+        let s = score(r, f.spines, f.image)
+        #expect(s.hits >= f.spines.count - 2, "hits \(s.hits) of \(f.spines.count)")
+        #expect(Set(r.spines.map(\.row)) == [0, 1])
+    }
+
+    @Test func splitsALyingStackIntoBooks() {
+        var f = ShelfFixture(width: 640, height: 420)
+        f.board(y: 380, thickness: 40)
+        f.standing(from: 20, floorY: 380, widths: [44, 52, 40, 60, 48, 38], heights: [300, 290, 310])
+        // Five books lying flat, 230 px long, 26-40 px thick, stacked on the board.
+        var y = 380.0
+        var lying: [Quad] = []
+        for (k, t) in [34.0, 28, 40, 26, 36].enumerated() {
+            f.rect(330, y - t, 230, t, ShelfFixture.palette[(k + 5) % ShelfFixture.palette.count])
+            f.rect(330, y - 1.5, 230, 1.5, (15, 15, 15))
+            lying.append(Quad(topLeft: Point(x: 330, y: y), topRight: Point(x: 330, y: y - t),
+                              bottomRight: Point(x: 560, y: y - t), bottomLeft: Point(x: 560, y: y)))
+            y -= t
+        }
+        let r = SpineDetector().detect(f.image)
+        let flat = r.spines.filter(\.lying)
+        let s = DetectionScore.score(detections: flat.map(\.quad.points), truth: lying.map { (normalized($0, f.image), false) })
+        #expect(s.hits >= 4, "lying hits \(s.hits) of 5, lying detections \(flat.count)")
+        let upright = score(DetectionResult(rows: r.rows, spines: r.spines.filter { !$0.lying }), Array(f.spines.prefix(6)), f.image)
+        #expect(upright.hits >= 5)
+    }
+
+    @Test func uniformImageHasNoSpines() {
+        let r = SpineDetector().detect(RGBImage(width: 800, height: 600, fill: (r: 128, g: 128, b: 128)))
+        #expect(r.spines.isEmpty)
+        #expect(r.rows.isEmpty)
+    }
+
+    @Test(arguments: [(0, 0), (1, 1), (1, 500), (500, 1), (7, 7), (8, 8), (3, 2000), (40, 30)])
+    func tinyAndDegenerateSizesDoNotCrash(size: (Int, Int)) {
+        var img = RGBImage(width: size.0, height: size.1)
+        for i in stride(from: 0, to: img.pixels.count, by: 7) { img.pixels[i] = UInt8(i % 251) }
+        let r = SpineDetector().detect(img)
+        for s in r.spines {
+            for p in s.quad.points { #expect((0...1).contains(p.x) && (0...1).contains(p.y)) }
+        }
+    }
+
+    @Test func coordinatesAreIndependentOfInputScale() {
+        var f = ShelfFixture(width: 1280, height: 840)
+        f.board(y: 760, thickness: 80)
+        f.standing(from: 40, floorY: 760, widths: [80, 104, 66, 120, 90, 76, 140, 96], heights: [600, 560, 620])
+        let big = SpineDetector().detect(f.image)
+        let small = SpineDetector().detect(f.image.downscaled(maxSide: 640))
+        #expect(big.spines.count == small.spines.count)
+        for (a, b) in zip(big.spines, small.spines) { #expect(PolygonIoU.iou(a.quad, b.quad) > 0.8) }
+    }
+
+    @Test func bundledParametersLoadFromModels() {
+        #expect(DetectorParameters.bundled.version == "detector-v1")
+        #expect(DetectorParameters.bundled == DetectorParameters.fallback)
+    }
+}
