@@ -72,7 +72,7 @@ let package = Package(
         // MARK: Tests
         // Fixtures built in code and the local fake vision-LLM server (127.0.0.1, port 0).
         .target(name: "ShelfScanTestSupport", dependencies: ["ShelfImage", "BookModel"]),
-        .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfScanTestSupport"]),
+        .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfScanTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SpineDetectionTests", dependencies: ["SpineDetection", "ShelfScanTestSupport"]),
         .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),

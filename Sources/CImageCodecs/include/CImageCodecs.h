@@ -4,9 +4,92 @@
  * Why this shim exists: libjpeg reports fatal errors through error_exit, which must not return, and
  * libpng's classic API longjmps. A longjmp that crosses Swift frames is undefined behaviour, so every
  * codec call that can fail runs here, behind a setjmp, and Swift only ever sees a return code and a
- * message. Symbols carry the shelf_ prefix.
+ * message. Symbols carry the shelf_ prefix. Buffers are `void *` so Swift never has to bindMemory.
+ *
+ * Decoding is two calls on purpose: `*_read_header` tells Swift the output size, Swift checks the pixel
+ * limit and allocates the final RGB array, and `*_decode_rgb` writes straight into it. Parsing a header
+ * twice costs microseconds; it saves a full-image copy.
  */
 #include <stddef.h>
 #include <stdint.h>
+
+/* Return codes. 0 is success; Swift maps the rest to ShelfImageError.Code. */
+enum {
+    SHELF_OK = 0,
+    SHELF_ERR_CORRUPT = 1,      /* the codec rejected the data */
+    SHELF_ERR_TRUNCATED = 2,    /* the data ends before the image does */
+    SHELF_ERR_NOMEM = 3,        /* malloc failed */
+    SHELF_ERR_ARGUMENT = 4,     /* caller passed a buffer or size that does not match */
+    SHELF_ERR_UNSUPPORTED = 5,  /* valid file, but a feature we do not decode (e.g. 12-bit JPEG) */
+};
+
+/* The codec's own one-line text; 200 is libjpeg's JMSG_LENGTH_MAX. */
+typedef struct {
+    int code;
+    char message[200];
+} shelf_codec_error;
+
+/* Colour models of a JPEG as stored. */
+enum {
+    SHELF_JPEG_GRAY = 1,
+    SHELF_JPEG_RGB = 2,   /* YCbCr or RGB: libjpeg converts either to RGB */
+    SHELF_JPEG_CMYK = 3,
+    SHELF_JPEG_YCCK = 4,
+    SHELF_JPEG_OTHER = 5,
+};
+
+typedef struct {
+    int32_t width;          /* as stored */
+    int32_t height;
+    int32_t components;
+    int32_t color_model;    /* SHELF_JPEG_* */
+    int32_t progressive;
+    int32_t adobe_marker;   /* 1 when an Adobe APP14 marker was seen: CMYK is stored inverted */
+    int32_t output_width;   /* after DCT scaling by 1/scale_denom */
+    int32_t output_height;
+} shelf_jpeg_header;
+
+/* Reads the JPEG header (up to the first scan) and computes the output size for 1/scale_denom. */
+int shelf_jpeg_read_header(const void *data, size_t size, int scale_denom, shelf_jpeg_header *out,
+                           shelf_codec_error *err);
+
+/*
+ * Decodes to interleaved 8-bit RGB at 1/scale_denom into `out` (out_size bytes, exactly
+ * output_width * output_height * 3). `fast_dct` picks JDCT_IFAST over JDCT_ISLOW. A premature end of
+ * data (libjpeg's JWRN_JPEG_EOF warning) is reported as SHELF_ERR_TRUNCATED instead of grey fill.
+ */
+int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fast_dct,
+                          void *out, size_t out_size, int32_t expected_width, int32_t expected_height,
+                          shelf_codec_error *err);
+
+/*
+ * Encodes interleaved 8-bit pixels (components 1 = gray, 3 = RGB) at `quality` 1-100, 4:2:0 for RGB.
+ * On success *out_data is malloc'd: the caller frees it with free().
+ */
+int shelf_jpeg_encode(const void *pixels, int32_t width, int32_t height, int32_t components, int quality,
+                      void **out_data, size_t *out_size, shelf_codec_error *err);
+
+typedef struct {
+    int32_t width;
+    int32_t height;
+    int32_t bit_depth;
+    int32_t color_type;     /* PNG_COLOR_TYPE_* */
+    int32_t interlaced;
+    int32_t has_alpha;      /* alpha channel or tRNS */
+} shelf_png_header;
+
+int shelf_png_read_header(const void *data, size_t size, shelf_png_header *out, shelf_codec_error *err);
+
+/*
+ * Decodes any PNG to interleaved 8-bit RGB in `out` (width * height * 3 bytes): palettes expanded,
+ * 16-bit scaled with rounding, gray widened, alpha (channel or tRNS) composited onto white.
+ * Gamma chunks are ignored on purpose: every reference decoder we compare against does the same.
+ */
+int shelf_png_decode_rgb(const void *data, size_t size, void *out, size_t out_size,
+                         int32_t expected_width, int32_t expected_height, shelf_codec_error *err);
+
+/* Encodes 8-bit pixels (components 1 = gray, 3 = RGB). *out_data is malloc'd: free() it. */
+int shelf_png_encode(const void *pixels, int32_t width, int32_t height, int32_t components,
+                     int compression_level, void **out_data, size_t *out_size, shelf_codec_error *err);
 
 #endif

@@ -1,0 +1,160 @@
+internal import CImageCodecs
+
+/// Decodes JPEG (libjpeg-turbo) and PNG (libpng) into upright `RGBImage`s.
+///
+/// Order of work, chosen so bad input costs nothing: sniff the format from the bytes, read the header,
+/// check the pixel limit, and only then allocate the output and decode straight into it.
+public enum ImageDecoder {
+    /// Header facts and EXIF orientation, without decoding pixels.
+    public static func info(_ data: [UInt8]) throws(ShelfImageError) -> ImageInfo {
+        try info(data, name: "image data")
+    }
+
+    /// Decodes to 8-bit RGB, alpha composited onto white, EXIF orientation applied unless disabled.
+    public static func decode(_ data: [UInt8], options: DecodeOptions = .init()) throws(ShelfImageError) -> RGBImage {
+        try decode(data, options: options, name: "image data")
+    }
+
+    public static func info(fileAt path: String) throws(ShelfImageError) -> ImageInfo {
+        try info(try FileBytes.contents(of: path), name: path)
+    }
+
+    public static func decode(fileAt path: String, options: DecodeOptions = .init()) throws(ShelfImageError) -> RGBImage {
+        try decode(try FileBytes.contents(of: path), options: options, name: path)
+    }
+
+    /// Header facts, and with `verifyingData` also proof that the whole file decodes: a truncated or
+    /// corrupt body fails here even though its header is fine. JPEG verifies at 1/8 scale (entropy
+    /// decoding still reads every byte, the IDCT work is skipped); PNG must inflate everything anyway.
+    public static func info(fileAt path: String, verifyingData: Bool) throws(ShelfImageError) -> ImageInfo {
+        let data = try FileBytes.contents(of: path)
+        let info = try info(data, name: path)
+        if verifyingData {
+            switch info.format {
+            case .jpeg: _ = try decodeJPEG(data, scale: 8, maxPixels: DecodeOptions().maxPixels, name: path)
+            case .png: _ = try decodePNG(data, maxPixels: DecodeOptions().maxPixels, name: path)
+            }
+        }
+        return info
+    }
+
+    // MARK: - Internals
+
+    /// `name` is what messages call the input: a path, or "image data".
+    static func info(_ data: [UInt8], name: String) throws(ShelfImageError) -> ImageInfo {
+        switch try FormatSniffer.format(of: data, name: name) {
+        case .jpeg:
+            let h = try jpegHeader(data, scale: 1, name: name)
+            return ImageInfo(format: .jpeg, width: Int(h.width), height: Int(h.height), orientation: ExifOrientation.inJPEG(data))
+        case .png:
+            let h = try pngHeader(data, name: name)
+            return ImageInfo(format: .png, width: Int(h.width), height: Int(h.height), orientation: ExifOrientation.inPNG(data))
+        }
+    }
+
+    static func decode(_ data: [UInt8], options: DecodeOptions, name: String) throws(ShelfImageError) -> RGBImage {
+        let format = try FormatSniffer.format(of: data, name: name)
+        let scale = options.scaleDenominator
+        guard [1, 2, 4, 8].contains(scale) else {
+            throw ShelfImageError(code: .invalidArgument, message: "Cannot decode \(name): scale 1/\(scale) is not one of 1/1, 1/2, 1/4, 1/8.")
+        }
+        let image: RGBImage
+        let orientation: Int
+        switch format {
+        case .jpeg:
+            image = try decodeJPEG(data, scale: scale, maxPixels: options.maxPixels, name: name)
+            orientation = options.applyOrientation ? ExifOrientation.inJPEG(data) : 1
+        case .png:
+            let full = try decodePNG(data, maxPixels: options.maxPixels, name: name)
+            image = scale == 1 ? full
+                : full.areaResized(width: (full.width + scale - 1) / scale, height: (full.height + scale - 1) / scale)
+            orientation = options.applyOrientation ? ExifOrientation.inPNG(data) : 1
+        }
+        return orientation == 1 ? image : image.oriented(exif: orientation)
+    }
+
+    static func checkLimit(width: Int, height: Int, maxPixels: Int, name: String) throws(ShelfImageError) {
+        guard width > 0, height > 0 else {
+            throw ShelfImageError(code: .corrupt, message: "Cannot decode \(name): the header says \(width)x\(height) pixels.")
+        }
+        guard width * height <= maxPixels else {
+            let mp = Double(width * height) / 1_000_000
+            let limit = Double(maxPixels) / 1_000_000
+            throw ShelfImageError(
+                code: .tooManyPixels,
+                message: "Cannot decode \(name): \(width)x\(height) is \(formatMP(mp)) MP, over the \(formatMP(limit)) MP limit. Downscale it first or raise the limit.")
+        }
+    }
+
+    private static func formatMP(_ v: Double) -> String {
+        let r = (v * 10).rounded() / 10
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+
+    // MARK: JPEG
+
+    static func jpegHeader(_ data: [UInt8], scale: Int, name: String) throws(ShelfImageError) -> shelf_jpeg_header {
+        var header = shelf_jpeg_header()
+        var err = shelf_codec_error()
+        let rc = data.withUnsafeBytes { raw in
+            shelf_jpeg_read_header(raw.baseAddress, raw.count, Int32(scale), &header, &err)
+        }
+        try CodecCall.check(rc, err, codec: "libjpeg", action: "decode", name: name)
+        return header
+    }
+
+    static func decodeJPEG(_ data: [UInt8], scale: Int, maxPixels: Int, name: String) throws(ShelfImageError) -> RGBImage {
+        let h = try jpegHeader(data, scale: scale, name: name)
+        try checkLimit(width: Int(h.width), height: Int(h.height), maxPixels: maxPixels, name: name)
+        let width = Int(h.output_width), height = Int(h.output_height)
+        var err = shelf_codec_error()
+        var rc: Int32 = 0
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, initialized in
+            rc = data.withUnsafeBytes { raw in
+                shelf_jpeg_decode_rgb(raw.baseAddress, raw.count, Int32(scale), 0,
+                                      buffer.baseAddress, buffer.count, h.output_width, h.output_height, &err)
+            }
+            initialized = rc == Int32(SHELF_OK) ? buffer.count : 0
+        }
+        try CodecCall.check(rc, err, codec: "libjpeg", action: "decode", name: name)
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    // MARK: PNG
+
+    static func pngHeader(_ data: [UInt8], name: String) throws(ShelfImageError) -> shelf_png_header {
+        var header = shelf_png_header()
+        var err = shelf_codec_error()
+        let rc = data.withUnsafeBytes { raw in shelf_png_read_header(raw.baseAddress, raw.count, &header, &err) }
+        try CodecCall.check(rc, err, codec: "libpng", action: "decode", name: name)
+        return header
+    }
+
+    /// PNG dimensions straight from IHDR, so an absurd size is "too many pixels" before libpng's own
+    /// sanity limits (1,000,000 px per side) get a chance to call it corrupt.
+    static func pngDeclaredSize(_ d: [UInt8]) -> (width: Int, height: Int)? {
+        guard d.count >= 24, d[12] == 0x49, d[13] == 0x48, d[14] == 0x44, d[15] == 0x52 else { return nil }
+        let w = Int(d[16]) << 24 | Int(d[17]) << 16 | Int(d[18]) << 8 | Int(d[19])
+        let h = Int(d[20]) << 24 | Int(d[21]) << 16 | Int(d[22]) << 8 | Int(d[23])
+        return (w, h)
+    }
+
+    static func decodePNG(_ data: [UInt8], maxPixels: Int, name: String) throws(ShelfImageError) -> RGBImage {
+        if let declared = pngDeclaredSize(data), declared.width > 0, declared.height > 0 {
+            try checkLimit(width: declared.width, height: declared.height, maxPixels: maxPixels, name: name)
+        }
+        let h = try pngHeader(data, name: name)
+        try checkLimit(width: Int(h.width), height: Int(h.height), maxPixels: maxPixels, name: name)
+        let width = Int(h.width), height = Int(h.height)
+        var err = shelf_codec_error()
+        var rc: Int32 = 0
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, initialized in
+            rc = data.withUnsafeBytes { raw in
+                shelf_png_decode_rgb(raw.baseAddress, raw.count, buffer.baseAddress, buffer.count, h.width, h.height, &err)
+            }
+            initialized = rc == Int32(SHELF_OK) ? buffer.count : 0
+        }
+        try CodecCall.check(rc, err, codec: "libpng", action: "decode", name: name)
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+}

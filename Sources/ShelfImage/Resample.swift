@@ -1,0 +1,174 @@
+extension RGBImage {
+    /// Shrinks so the longer side is at most `maxSide`, averaging every source pixel that falls in each
+    /// output pixel (no aliasing, unlike bilinear). Returns `self` when the image is already small enough.
+    public func downscaled(maxSide: Int) -> RGBImage {
+        guard let (w, h) = Resampler.fit(width: width, height: height, maxSide: maxSide) else { return self }
+        return downscaled(width: w, height: h)
+    }
+
+    /// Area-averaging resize to exactly `width` x `height`. Meant for shrinking; enlarging repeats pixels.
+    public func downscaled(width w: Int, height h: Int) -> RGBImage {
+        areaResized(width: w, height: h)
+    }
+
+    /// Bilinear resize to exactly `width` x `height`, sampling at pixel centres. Good for enlarging and
+    /// mild shrinking; for shrinking by more than 2x use `downscaled`, which averages instead of skipping.
+    public func resized(width w: Int, height h: Int) -> RGBImage {
+        if w == width && h == height { return self }
+        return RGBImage(width: max(0, w), height: max(0, h),
+                        pixels: Resampler.bilinear(pixels, width: width, height: height, channels: 3, to: w, h))
+    }
+
+    func areaResized(width w: Int, height h: Int) -> RGBImage {
+        if w == width && h == height { return self }
+        return RGBImage(width: max(0, w), height: max(0, h),
+                        pixels: Resampler.area(pixels, width: width, height: height, channels: 3, to: w, h))
+    }
+}
+
+extension GrayImage {
+    /// Area-averaging shrink so the longer side is at most `maxSide`; `self` when already small enough.
+    public func downscaled(maxSide: Int) -> GrayImage {
+        guard let (w, h) = Resampler.fit(width: width, height: height, maxSide: maxSide) else { return self }
+        return downscaled(width: w, height: h)
+    }
+
+    /// Area-averaging resize to exactly `width` x `height`.
+    public func downscaled(width w: Int, height h: Int) -> GrayImage {
+        if w == width && h == height { return self }
+        return GrayImage(width: max(0, w), height: max(0, h),
+                         pixels: Resampler.area(pixels, width: width, height: height, channels: 1, to: w, h))
+    }
+
+    /// Bilinear resize to exactly `width` x `height`.
+    public func resized(width w: Int, height h: Int) -> GrayImage {
+        if w == width && h == height { return self }
+        return GrayImage(width: max(0, w), height: max(0, h),
+                         pixels: Resampler.bilinear(pixels, width: width, height: height, channels: 1, to: w, h))
+    }
+}
+
+/// Resampling kernels over interleaved 8-bit buffers, shared by RGB and gray images.
+enum Resampler {
+    /// The size that fits `maxSide`, keeping the aspect ratio; nil when no shrinking is needed.
+    static func fit(width: Int, height: Int, maxSide: Int) -> (Int, Int)? {
+        let longest = max(width, height)
+        guard maxSide > 0, longest > maxSide else { return nil }
+        let s = Double(maxSide) / Double(longest)
+        let w = width >= height ? maxSide : max(1, Int((Double(width) * s).rounded()))
+        let h = height > width ? maxSide : max(1, Int((Double(height) * s).rounded()))
+        return (w, h)
+    }
+
+    /// For each output index, the source indices it covers and the share of each (summing to 1).
+    struct Taps {
+        var first: [Int] = []   // index into `source`/`weight` of each output's first tap
+        var source: [Int] = []
+        var weight: [Float] = []
+    }
+
+    static func areaTaps(from n: Int, to m: Int) -> Taps {
+        var t = Taps()
+        t.first.reserveCapacity(m + 1)
+        let scale = Double(n) / Double(m)
+        for i in 0..<m {
+            t.first.append(t.source.count)
+            let lo = Double(i) * scale, hi = Double(i + 1) * scale
+            let start = min(n - 1, Int(lo))
+            let end = max(start + 1, min(n, Int(hi.rounded(.up))))
+            var total = 0.0
+            var taps: [(Int, Double)] = []
+            for k in start..<end {
+                let w = min(hi, Double(k + 1)) - max(lo, Double(k))
+                if w > 1e-9 { taps.append((k, w)); total += w }
+            }
+            if taps.isEmpty { taps = [(start, 1)]; total = 1 }
+            for (k, w) in taps {
+                t.source.append(k)
+                t.weight.append(Float(w / total))
+            }
+        }
+        t.first.append(t.source.count)
+        return t
+    }
+
+    /// Box-filter resample: rows are accumulated vertically into one float row, then reduced horizontally,
+    /// so memory stays at one source row of floats whatever the image size.
+    static func area(_ src: [UInt8], width: Int, height: Int, channels c: Int, to outW: Int, _ outH: Int) -> [UInt8] {
+        guard outW > 0, outH > 0, width > 0, height > 0 else { return [] }
+        let xt = areaTaps(from: width, to: outW), yt = areaTaps(from: height, to: outH)
+        let rowLen = width * c
+        var acc = [Float](repeating: 0, count: rowLen)
+        return [UInt8](unsafeUninitializedCapacity: outW * outH * c) { dst, initialized in
+            src.withUnsafeBufferPointer { s in
+                acc.withUnsafeMutableBufferPointer { a in
+                    xt.source.withUnsafeBufferPointer { xs in
+                        xt.weight.withUnsafeBufferPointer { xw in
+                            for oy in 0..<outH {
+                                for i in 0..<rowLen { a[i] = 0 }
+                                for k in yt.first[oy]..<yt.first[oy + 1] {
+                                    let wgt = yt.weight[k]
+                                    let row = s.baseAddress! + yt.source[k] * rowLen
+                                    for i in 0..<rowLen { a[i] += wgt * Float(row[i]) }
+                                }
+                                let out = dst.baseAddress! + oy * outW * c
+                                for ox in 0..<outW {
+                                    for ch in 0..<c {
+                                        var v: Float = 0
+                                        for k in xt.first[ox]..<xt.first[ox + 1] {
+                                            v += xw[k] * a[xs[k] * c + ch]
+                                        }
+                                        out[ox * c + ch] = UInt8(min(255, max(0, v + 0.5)))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            initialized = outW * outH * c
+        }
+    }
+
+    /// Bilinear resample at pixel centres with 8-bit fixed-point weights; edges are clamped.
+    static func bilinear(_ src: [UInt8], width: Int, height: Int, channels c: Int, to outW: Int, _ outH: Int) -> [UInt8] {
+        guard outW > 0, outH > 0 else { return [] }
+        guard width > 0, height > 0 else { return [UInt8](repeating: 0, count: outW * outH * c) }
+        func axis(_ n: Int, _ m: Int) -> (lo: [Int], hi: [Int], f: [Int]) {
+            var lo = [Int](), hi = [Int](), f = [Int]()
+            let scale = Double(n) / Double(m)
+            for i in 0..<m {
+                let p = min(Double(n - 1), max(0, (Double(i) + 0.5) * scale - 0.5))
+                var i0 = Int(p)
+                var frac = Int(((p - Double(i0)) * 256).rounded())
+                if frac >= 256 { i0 += 1; frac = 0 }
+                i0 = min(i0, n - 1)
+                lo.append(i0); hi.append(min(i0 + 1, n - 1)); f.append(frac)
+            }
+            return (lo, hi, f)
+        }
+        let xa = axis(width, outW), ya = axis(height, outH)
+        let rowLen = width * c
+        return [UInt8](unsafeUninitializedCapacity: outW * outH * c) { dst, initialized in
+            src.withUnsafeBufferPointer { s in
+                let base = s.baseAddress!
+                var t = 0
+                for oy in 0..<outH {
+                    let r0 = base + ya.lo[oy] * rowLen, r1 = base + ya.hi[oy] * rowLen
+                    let fy = ya.f[oy], gy = 256 - fy
+                    for ox in 0..<outW {
+                        let x0 = xa.lo[ox] * c, x1 = xa.hi[ox] * c
+                        let fx = xa.f[ox], gx = 256 - fx
+                        for ch in 0..<c {
+                            let top = Int(r0[x0 + ch]) * gx + Int(r0[x1 + ch]) * fx
+                            let bottom = Int(r1[x0 + ch]) * gx + Int(r1[x1 + ch]) * fx
+                            dst[t] = UInt8((top * gy + bottom * fy + 32768) >> 16)
+                            t += 1
+                        }
+                    }
+                }
+            }
+            initialized = outW * outH * c
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+@testable import ShelfImage
+
+struct OperationTests {
+    let card = TestImages.card(width: 40, height: 30, noise: 40)
+
+    @Test func cropIsClampedToTheImage() {
+        let c = card.cropped(x: 5, y: 7, width: 10, height: 4)
+        #expect(c.width == 10 && c.height == 4)
+        #expect(Array(c.pixels[0..<3]) == Array(card.pixels[(7 * 40 + 5) * 3..<(7 * 40 + 5) * 3 + 3]))
+        let clamped = card.cropped(x: 35, y: -5, width: 100, height: 10)
+        #expect(clamped.width == 5 && clamped.height == 5)
+        #expect(card.cropped(x: 50, y: 0, width: 10, height: 10).width == 0)
+        #expect(card.cropped(x: 0, y: 0, width: 40, height: 30) == card)
+    }
+
+    @Test(arguments: [(0, 0, 40, 30), (3, 4, 10, 20), (12, 9, 1, 1), (30, 0, 10, 30)])
+    func axisAlignedWarpEqualsCrop(_ r: (Int, Int, Int, Int)) {
+        let (x, y, w, h) = r
+        let quad = Quad(topLeft: Point(x: Double(x), y: Double(y)), topRight: Point(x: Double(x + w), y: Double(y)),
+                        bottomRight: Point(x: Double(x + w), y: Double(y + h)), bottomLeft: Point(x: Double(x), y: Double(y + h)))
+        #expect(card.warped(quad, width: w, height: h) == card.cropped(x: x, y: y, width: w, height: h))
+    }
+
+    @Test func warpOfARotatedQuadIsARotation() {
+        // The quad whose top edge runs down the image's right side is the clockwise-rotated image.
+        let q = Quad(topLeft: Point(x: 0, y: 30), topRight: Point(x: 0, y: 0),
+                     bottomRight: Point(x: 40, y: 0), bottomLeft: Point(x: 40, y: 30))
+        #expect(card.warped(q, width: 30, height: 40) == card.rotated(.clockwise90))
+    }
+
+    @Test func warpOfATiltedQuadSamplesInside() {
+        // A 2x-upsampled, slightly tilted strip of a smooth gradient: values stay within the source range.
+        var px = [UInt8](repeating: 0, count: 100 * 100 * 3)
+        for y in 0..<100 { for x in 0..<100 { px[(y * 100 + x) * 3] = UInt8(x * 2); px[(y * 100 + x) * 3 + 1] = UInt8(y * 2) } }
+        let ramp = RGBImage(width: 100, height: 100, pixels: px)
+        let q = Quad(topLeft: Point(x: 20, y: 10), topRight: Point(x: 40, y: 12),
+                     bottomRight: Point(x: 34, y: 90), bottomLeft: Point(x: 14, y: 88))
+        let out = ramp.warped(q, width: 20, height: 80)
+        #expect(out.width == 20 && out.height == 80)
+        // Output top-left samples near (20.5, 10.5) of the ramp: red ~ 2 * 20, green ~ 2 * 10.
+        #expect(abs(Int(out.pixels[0]) - 41) <= 2 && abs(Int(out.pixels[1]) - 21) <= 2)
+        let last = (79 * 20 + 19) * 3 // bottom-right output pixel, near (33.5, 89.5)
+        #expect(abs(Int(out.pixels[last]) - 67) <= 3 && abs(Int(out.pixels[last + 1]) - 178) <= 3)
+    }
+
+    @Test func resizeAndDownscale() {
+        let same = card.resized(width: 40, height: 30)
+        #expect(same == card)
+        let smooth = TestImages.card(width: 40, height: 30)
+        let up = smooth.resized(width: 80, height: 60)
+        #expect(up.width == 80 && up.height == 60)
+        // Bilinear 2x up then 2x area down returns close to the original (edges blur a little).
+        #expect(TestImages.difference(up.downscaled(width: 40, height: 30), smooth).mean < 3)
+        let small = card.downscaled(maxSide: 20)
+        #expect(small.width == 20 && small.height == 15)
+        #expect(card.downscaled(maxSide: 100) == card)
+        // Area averaging of a 2x2 block is its exact mean.
+        let block = RGBImage(width: 2, height: 2, pixels: [0, 0, 0, 100, 100, 100, 200, 200, 200, 101, 101, 101])
+        #expect(block.downscaled(width: 1, height: 1).pixels == [100, 100, 100])
+    }
+
+    @Test func grayscaleAndBack() {
+        let g = RGBImage(width: 3, height: 1, pixels: [255, 0, 0, 0, 255, 0, 255, 255, 255]).grayscale()
+        #expect(g.pixels == [77, 149, 255])
+        let rgb = g.rgb()
+        #expect(rgb.pixels == [77, 77, 77, 149, 149, 149, 255, 255, 255])
+    }
+
+    @Test func encodersRoundTrip() throws {
+        #expect(try ImageDecoder.decode(try card.pngData()) == card)
+        let smooth = TestImages.card(width: 40, height: 30)
+        let jpeg = try ImageDecoder.decode(try smooth.jpegData(quality: 95))
+        // Small image, saturated colour edges, 4:2:0 chroma: a few levels of error on average.
+        #expect(TestImages.difference(jpeg, smooth).mean < 8)
+        let lowQuality = try smooth.jpegData(quality: 10), highQuality = try smooth.jpegData(quality: 95)
+        #expect(lowQuality.count < highQuality.count)
+        let gray = card.grayscale()
+        #expect(try ImageDecoder.decode(try gray.pngData()) == gray.rgb())
+        #expect(throws: ShelfImageError.self) { try RGBImage(width: 0, height: 0, pixels: []).jpegData() }
+    }
+}
