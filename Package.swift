@@ -57,7 +57,7 @@ let package = Package(
         // MARK: Command line
         .target(
             name: "ShelfScanCLI",
-            dependencies: ["ShelfScan", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ShelfScan", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "shelfscan", dependencies: ["ShelfScanCLI"]),
 

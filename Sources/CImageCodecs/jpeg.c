@@ -14,6 +14,9 @@
 #include "CImageCodecs.h"
 
 _Static_assert(sizeof(((shelf_codec_error *)0)->message) >= JMSG_LENGTH_MAX, "message must hold a libjpeg message");
+/* Swift allocates these and C fills them: pin the layout both sides were compiled against. */
+_Static_assert(sizeof(shelf_jpeg_header) == 8 * sizeof(int32_t), "shelf_jpeg_header is eight int32 fields");
+_Static_assert(sizeof(shelf_png_header) == 6 * sizeof(int32_t), "shelf_png_header is six int32 fields");
 
 /* Progressive files can carry thousands of tiny scans that cost minutes each: a decompression bomb in time. */
 #define SHELF_JPEG_MAX_SCANS 500
@@ -28,7 +31,15 @@ struct shelf_jpeg_error_mgr {
 static void shelf_jpeg_error_exit(j_common_ptr c) {
     struct shelf_jpeg_error_mgr *e = (struct shelf_jpeg_error_mgr *)c->err;
     if (e->code == SHELF_OK) {
-        e->code = SHELF_ERR_CORRUPT;
+        switch (c->err->msg_code) {
+        /* Valid JPEGs this build cannot decode: say "unsupported", not "corrupt". */
+        case JERR_BAD_PRECISION: case JERR_NOT_COMPILED: case JERR_SOF_UNSUPPORTED:
+        case JERR_CONVERSION_NOTIMPL: case JERR_ARITH_NOTIMPL:
+            e->code = SHELF_ERR_UNSUPPORTED;
+            break;
+        default:
+            e->code = SHELF_ERR_CORRUPT;
+        }
         c->err->format_message(c, e->message);
     }
     longjmp(e->escape, 1);

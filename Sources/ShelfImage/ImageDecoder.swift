@@ -77,8 +77,9 @@ public enum ImageDecoder {
         guard width > 0, height > 0 else {
             throw ShelfImageError(code: .corrupt, message: "Cannot decode \(name): the header says \(width)x\(height) pixels.")
         }
-        guard width * height <= maxPixels else {
-            let mp = Double(width * height) / 1_000_000
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else {
+            let mp = Double(width) * Double(height) / 1_000_000
             let limit = Double(maxPixels) / 1_000_000
             throw ShelfImageError(
                 code: .tooManyPixels,

@@ -19,7 +19,7 @@ extension RGBImage {
     /// Applies EXIF orientation `o` (1-8): the result is what a viewer shows.
     ///
     /// Every orientation is an affine map from output pixel to source pixel, so one loop serves all eight;
-    /// it walks the output in 64x64 tiles so the source column reads of the transposing orientations
+    /// it walks the output in 32x32 tiles so the source column reads of the transposing orientations
     /// (5-8) stay in cache.
     func oriented(exif o: Int) -> RGBImage {
         guard (2...8).contains(o), width > 0, height > 0 else { return self }
@@ -38,7 +38,7 @@ extension RGBImage {
         case 7: (origin, stepX, stepY) = ((h - 1) * row + (w - 1) * 3, -row, -3) // transverse
         default: (origin, stepX, stepY) = ((w - 1) * 3, row, -3)                 // 8: 90 counter-clockwise
         }
-        let tile = 64
+        let tile = 32
         let out = [UInt8](unsafeUninitializedCapacity: outW * outH * 3) { dst, initialized in
             pixels.withUnsafeBufferPointer { srcBuffer in
                 let src = srcBuffer.baseAddress!, d = dst.baseAddress!

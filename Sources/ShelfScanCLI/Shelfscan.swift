@@ -13,7 +13,7 @@ public struct Shelfscan: AsyncParsableCommand {
               shelfscan review
             """,
         version: version,
-        subcommands: [ImageCommand.self]
+        subcommands: [ImageCommand.self, MatchCommand.self]
     )
 
     public init() {}

@@ -117,10 +117,28 @@ struct MalformedInputTests {
         wide[16] = 0x7F; wide[17] = 0xFF; wide[18] = 0xFF; wide[19] = 0xFF
         guard case .failure(let e3) = Self.outcome(wide) else { Issue.record("2^31 wide PNG decoded"); return }
         #expect(e3.code == .tooManyPixels)
+        var maxed = png // 2^32-1 on both sides: width * height overflows Int64 (found by the fuzzer)
+        for i in 16..<24 { maxed[i] = 0xFF }
+        guard case .failure(let e6) = Self.outcome(maxed) else { Issue.record("(2^32-1)^2 PNG decoded"); return }
+        #expect(e6.code == .tooManyPixels)
         var zeroPNG = png
         zeroPNG[16] = 0; zeroPNG[17] = 0; zeroPNG[18] = 0; zeroPNG[19] = 0
         guard case .failure(let e4) = Self.outcome(zeroPNG) else { Issue.record("zero-width PNG decoded"); return }
         #expect(Self.dataCodes.contains(e4.code))
+    }
+
+    @Test func validButUnsupportedJPEGsSaySo() throws {
+        let jpeg = try TestImages.card(width: 16, height: 16).jpegData()
+        let sof = try #require(sofOffset(jpeg))
+        var twelveBit = jpeg
+        twelveBit[sof + 2] = 12
+        var lossless = jpeg
+        lossless[sof - 1] = 0xC3
+        for data in [twelveBit, lossless] {
+            guard case .failure(let e) = Self.outcome(data) else { Issue.record("decoded"); continue }
+            #expect(e.code == .unsupportedFormat)
+            #expect(e.cause?.hasPrefix("libjpeg: ") == true)
+        }
     }
 
     func sofOffset(_ d: [UInt8]) -> Int? {

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Turns a candidate's features into a probability that it is the book read: logistic regression over the
+/// ranker's softmax share (as log-odds: how clearly it beats the other works) and how much of the reading and
+/// of the entry's fields it covers.
+public struct CatalogCalibration: Sendable, Hashable {
+    /// One weight per `CatalogCalibration.inputs(_:)` entry; the first is the bias.
+    public var weights: [Double]
+    /// Probability at or above which a match is accepted.
+    public var acceptThreshold: Double
+
+    public static let names = ["bias", "logit(share)", "query", "title", "author", "tag", "tagExact"]
+
+    public init(weights: [Double], acceptThreshold: Double) {
+        precondition(weights.count == Self.names.count, "one weight per calibration input")
+        self.weights = weights
+        self.acceptThreshold = acceptThreshold
+    }
+
+    /// Fitted on the public training half of the Library Dataset (`swift run -c release eval-catalog --fit`);
+    /// the threshold is the lowest score that kept precision at 95% on that half.
+    public static let standard = CatalogCalibration(
+        weights: [0.5994, 0.5390, 2.5778, -1.9211, -0.9903, -0.1257, -0.8325],
+        acceptThreshold: 0.2575)
+
+    public static func inputs(_ f: MatchFeatures) -> [Double] {
+        [1, logit(f.share), f.query, f.title, f.author, f.tag, f.tagExact ? 1 : 0]
+    }
+
+    /// Log-odds, clipped so a share of exactly 0 or 1 stays finite.
+    public static func logit(_ p: Double) -> Double {
+        let q = min(max(p, 1e-6), 1 - 1e-6)
+        return log(q / (1 - q))
+    }
+
+    public func probability(_ f: MatchFeatures) -> Double {
+        var z = 0.0
+        for (w, x) in zip(weights, Self.inputs(f)) { z += w * x }
+        return 1 / (1 + exp(-z))
+    }
+}

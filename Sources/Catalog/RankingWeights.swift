@@ -1,0 +1,32 @@
+/// How the coverage features combine into the ranking score: a linear model fitted (listwise softmax over each
+/// reading's candidates) on the public training half of the Library Dataset, `eval-catalog --fit`.
+public struct CatalogRanking: Sendable, Hashable {
+    /// One weight per entry of `MatchFeatures.vector`.
+    public var weights: [Double]
+
+    public init(weights: [Double]) {
+        precondition(weights.count == MatchFeatures.names.count, "one weight per feature")
+        self.weights = weights
+    }
+
+    public static let standard = CatalogRanking(weights: [
+        2.9904, 1.2035, 1.3938, -0.3405, 1.9285, 4.1472, 5.9906, -0.6416, 0.0281, 0.6651, 2.9762, 5.2628,
+    ])
+
+    public func score(_ f: MatchFeatures) -> Double {
+        var s = 0.0
+        for (w, x) in zip(weights, f.vector) { s += w * x }
+        return s
+    }
+}
+
+extension MatchFeatures {
+    public static let names = ["title", "subtitle", "author", "hasAuthor", "tag", "tagExact", "query", "disorder",
+                               "title*author", "title*tag", "title^2", "query^2"]
+
+    /// The ranker is linear in these; the products let it learn that evidence from two fields reinforces.
+    public var vector: [Double] {
+        [title, subtitle, author, hasAuthor ? 1 : 0, tag, tagExact ? 1 : 0, query, disorder,
+         title * author, title * tag, title * title, query * query]
+    }
+}

@@ -1,0 +1,65 @@
+import BookModel
+import Foundation
+
+/// One photo's worth of spines, as the pipeline hands it to `LibraryStore.file(_:replacePending:)`.
+public struct PhotoFiling: Sendable {
+    /// SHA-256 of the photo's bytes, lowercase hex: the photo's identity, so re-scans are idempotent.
+    public var contentHash: String
+    public var originalImagePath: String
+    public var imageWidth: Int
+    public var imageHeight: Int
+    public var spines: [SpineFiling]
+
+    public init(contentHash: String, originalImagePath: String, imageWidth: Int, imageHeight: Int, spines: [SpineFiling]) {
+        self.contentHash = contentHash; self.originalImagePath = originalImagePath
+        self.imageWidth = imageWidth; self.imageHeight = imageHeight; self.spines = spines
+    }
+}
+
+/// One spine: where it is (normalized to the upright photo, origin top-left), what was read, and its crop.
+public struct SpineFiling: Sendable {
+    /// nil or blank when nothing could be read; the Work is filed anyway, titled `Work.unreadTitle`.
+    public var title: String?
+    public var authors: [String]
+    public var boundingBox: BoundingBox
+    /// [[x, y]] x 4, normalized, top-left first, clockwise.
+    public var polygon: [[Double]]
+    public var row: Int
+    public var position: Int
+    public var lying: Bool
+    public var detectionConfidence: Double
+    public var readingConfidence: Double?
+    public var rawText: String?
+    public var reader: String?
+    public var model: String?
+    public var promptVersion: String?
+    public var readError: String?
+    public var isbn: String?
+    public var callNumber: String?
+    public var catalogScore: Double?
+    /// The upright spine crop, JPEG-encoded; stored as a file beside the library.
+    public var cropJPEG: [UInt8]
+
+    public init(title: String?, authors: [String] = [], boundingBox: BoundingBox, polygon: [[Double]] = [], row: Int,
+                position: Int, lying: Bool = false, detectionConfidence: Double, readingConfidence: Double? = nil,
+                rawText: String? = nil, reader: String? = nil, model: String? = nil, promptVersion: String? = nil,
+                readError: String? = nil, isbn: String? = nil, callNumber: String? = nil, catalogScore: Double? = nil,
+                cropJPEG: [UInt8] = []) {
+        self.title = title; self.authors = authors; self.boundingBox = boundingBox; self.polygon = polygon
+        self.row = row; self.position = position; self.lying = lying; self.detectionConfidence = detectionConfidence
+        self.readingConfidence = readingConfidence; self.rawText = rawText; self.reader = reader; self.model = model
+        self.promptVersion = promptVersion; self.readError = readError; self.isbn = isbn; self.callNumber = callNumber
+        self.catalogScore = catalogScore; self.cropJPEG = cropJPEG
+    }
+}
+
+/// What the library already knows about a photo.
+public struct FiledPhotoStatus: Sendable, Equatable {
+    public var photoID: Int64
+    public var contentHash: String
+    public var originalImagePath: String
+    public var filedAt: Date
+    /// Works from this photo still in the library, and how many of those wait for review.
+    public var workCount: Int
+    public var pendingCount: Int
+}

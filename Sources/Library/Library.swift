@@ -1,1 +1,0 @@
-// Library: see Package.swift for this target's one job.

@@ -1,0 +1,95 @@
+import BookModel
+import Foundation
+import GRDB
+
+public struct LibraryStats: Sendable, Equatable, Codable {
+    public var works: Int
+    public var pending: Int
+    public var verified: Int
+    public var userEdited: Int
+    public var authors: Int
+    public var editions: Int
+    public var photos: Int
+    public var owned: Int
+    public var wishlist: Int
+    /// Library entries per reading status (raw values).
+    public var byReadingStatus: [String: Int]
+    public var decisions: Int
+}
+
+extension LibraryStore {
+    public func stats() throws -> LibraryStats {
+        try read { db in
+            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+            var byStatus: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT readingStatus, COUNT(*) AS n FROM libraryEntry GROUP BY readingStatus") {
+                byStatus[row["readingStatus"]] = row["n"]
+            }
+            return LibraryStats(
+                works: try count("SELECT COUNT(*) FROM work"),
+                pending: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'"),
+                verified: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'verified'"),
+                userEdited: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'userEdited'"),
+                authors: try count("SELECT COUNT(*) FROM author"),
+                editions: try count("SELECT COUNT(*) FROM edition"),
+                photos: try count("SELECT COUNT(*) FROM photo"),
+                owned: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NOT NULL"),
+                wishlist: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NULL AND readingStatus = 'wishlist'"),
+                byReadingStatus: byStatus,
+                decisions: try count("SELECT COUNT(*) FROM journal WHERE undoneAt IS NULL"))
+        }
+    }
+
+    /// Adds a Work as given (an import, a manual entry), validated; returns it with every ID filled.
+    @discardableResult
+    public func add(_ work: Work) throws -> Work {
+        let issues = work.validationIssues(forVerification: work.reviewStatus != .needsReview)
+        if !issues.isEmpty { throw LibraryError.invalid(nil, ValidationError(issues)) }
+        var w = work
+        w.id = nil
+        return try run { db in try WorkGraph.save(db, w, bump: false) }
+    }
+
+    /// Replaces a stored Work by this value (same ID), checking its revision.
+    @discardableResult
+    public func update(_ work: Work) throws -> Work {
+        guard let id = work.id else { throw LibraryError.notFound(0) }
+        return try run { db in
+            guard let current = try Int.fetchOne(db, sql: "SELECT revision FROM work WHERE id = ?", arguments: [id]) else {
+                throw LibraryError.notFound(id)
+            }
+            if current != work.revision { throw LibraryError.conflict(id, expected: work.revision, actual: current) }
+            return try WorkGraph.save(db, work)
+        }
+    }
+
+    /// Seed 002: a Work takes its editions and entry with it; its people stay.
+    public func deleteWork(id: Work.ID) throws {
+        try run { db in
+            guard try WorkRecord.exists(db, key: id) else { throw LibraryError.notFound(id) }
+            try WorkGraph.delete(db, id: id)
+        }
+    }
+
+    /// Seed 002: the entry that held this edition loses it (becomes wishlist-like) and keeps its progress.
+    public func deleteEdition(id: Edition.ID) throws {
+        try run { db in
+            let workId = try Int64.fetchOne(db, sql: "SELECT workId FROM edition WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM edition WHERE id = ?", arguments: [id])
+            if let workId { try db.execute(sql: "UPDATE work SET revision = revision + 1 WHERE id = ?", arguments: [workId]) }
+        }
+    }
+
+    /// Seed 002: the Works stay, without this person.
+    public func deleteAuthor(id: Author.ID) throws {
+        try run { db in
+            let works = try Int64.fetchAll(db, sql: "SELECT DISTINCT workId FROM credit WHERE authorId = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM author WHERE id = ?", arguments: [id])
+            for w in works { try db.execute(sql: "UPDATE work SET revision = revision + 1 WHERE id = ?", arguments: [w]) }
+        }
+    }
+
+    public func authors() throws -> [Author] {
+        try read { db in try AuthorRecord.order(Column("normalizedName")).fetchAll(db).map(\.model) }
+    }
+}

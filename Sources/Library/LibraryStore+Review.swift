@@ -1,0 +1,174 @@
+import BookModel
+import Foundation
+import GRDB
+
+extension LibraryStore {
+    /// Applies one review decision in one transaction, with its undo-journal row.
+    /// - Throws: `LibraryError.conflict` when another session changed the Work since `expectedRevision`;
+    ///   `.invalid` when an edit breaks a rule (nothing is written); `.notPending`, `.notFound`.
+    @discardableResult
+    public func review(_ decision: ReviewDecision, defaults: ReviewDefaults = ReviewDefaults(), date: Date = Date()) throws -> DecisionReceipt {
+        try run { db in
+            guard var work = try WorkGraph.load(db, id: decision.workID) else { throw LibraryError.notFound(decision.workID) }
+            if let expected = decision.expectedRevision, expected != work.revision {
+                throw LibraryError.conflict(decision.workID, expected: expected, actual: work.revision)
+            }
+            let before = work
+            var snapshots = [before]
+            var after: [Work.ID: Int] = [:]
+            var resulting: Work.ID? = work.id
+            let summary: String
+
+            switch decision.action {
+            case .verify:
+                guard work.reviewStatus == .needsReview else { throw LibraryError.notPending(decision.workID, work.reviewStatus) }
+                let issues = work.validationIssues(forVerification: true)
+                if !issues.isEmpty { throw LibraryError.invalid(decision.workID, ValidationError(issues)) }
+                work.reviewStatus = .verified
+                work = try accept(db, work, defaults: defaults, date: date)
+                after[work.id!] = work.revision
+                summary = "verified “\(work.title)”"
+
+            case let .edit(edit):
+                try apply(edit, to: &work, date: date)
+                work.reviewStatus = .userEdited
+                let issues = work.validationIssues(forVerification: true)
+                if !issues.isEmpty { throw LibraryError.invalid(decision.workID, ValidationError(issues)) }
+                var d = defaults
+                if let s = edit.readingStatus { d.readingStatus = s }
+                if let f = edit.format { d.format = f }
+                work = try accept(db, work, defaults: d, date: date)
+                after[work.id!] = work.revision
+                summary = "edited “\(work.title)”"
+
+            case .reject:
+                guard work.reviewStatus == .needsReview else { throw LibraryError.notPending(decision.workID, work.reviewStatus) }
+                try WorkGraph.delete(db, id: decision.workID)
+                resulting = nil
+                summary = "rejected “\(work.title)”"
+
+            case let .merge(targetID):
+                guard targetID != decision.workID else { throw LibraryError.mergeIntoSelf(targetID) }
+                guard var target = try WorkGraph.load(db, id: targetID) else { throw LibraryError.notFound(targetID) }
+                snapshots.append(target)
+                // The merged-away Work's editions move to the target; drop their IDs so they are re-created there.
+                var incoming = work
+                incoming.editions = incoming.editions.map { var e = $0; e.id = nil; return e }
+                incoming.libraryEntry = nil
+                try WorkGraph.delete(db, id: decision.workID)
+                target.absorb(incoming, at: date)
+                if target.reviewStatus == .needsReview { target.reviewStatus = .verified }
+                target = try WorkGraph.save(db, target)
+                after[targetID] = target.revision
+                resulting = targetID
+                summary = "merged “\(work.title)” into “\(target.title)” (#\(targetID))"
+            }
+
+            var journal = JournalRecord(id: nil, session: decision.session, kind: decision.action.kind, workId: decision.workID,
+                                        summary: summary, decidedAt: date, before: try encodeJSON(snapshots),
+                                        afterRevisions: try encodeJSON(after.reduce(into: [String: Int]()) { $0[String($1.key)] = $1.value }),
+                                        undoneAt: nil)
+            try journal.insert(db)
+            return DecisionReceipt(journalID: journal.id!, workID: decision.workID, resultingWorkID: resulting, summary: summary)
+        }
+    }
+
+    /// Puts a reviewed Work in the library: an owned copy (an edition, created if the spine gave none) or a
+    /// wishlist entry, unless it already has an entry.
+    private func accept(_ db: Database, _ work: Work, defaults: ReviewDefaults, date: Date) throws -> Work {
+        var w = work
+        w.touch(at: date)
+        if defaults.owned && w.editions.isEmpty { w.editions = [Edition(format: defaults.format, dateCreated: date)] }
+        w = try WorkGraph.save(db, w, bump: true)
+        if w.libraryEntry == nil {
+            w.libraryEntry = defaults.owned
+                ? .createOwnedEntry(edition: w.editions[0].id!, status: defaults.readingStatus, at: date)
+                : .createWishlistEntry(at: date)
+            w = try WorkGraph.save(db, w, bump: false)
+        } else if var entry = w.libraryEntry, entry.readingStatus != defaults.readingStatus, work.reviewStatus == .userEdited {
+            entry.setStatus(defaults.readingStatus, at: date)
+            w.libraryEntry = entry
+            w = try WorkGraph.save(db, w, bump: false)
+        }
+        return w
+    }
+
+    private func apply(_ edit: WorkEdit, to work: inout Work, date: Date) throws {
+        var issues: [ValidationIssue] = []
+        if let title = edit.title {
+            if let issue = Rules.title(title) { issues.append(issue) } else { work.title = title.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+        if let authors = edit.authors {
+            let names = authors.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let issue = Rules.authors(names, required: true) { issues.append(issue) } else { work.setAuthorNames(names, at: date) }
+        }
+        if let isbn = edit.isbn {
+            if isbn.trimmingCharacters(in: .whitespaces).isEmpty {
+                for i in work.editions.indices { work.editions[i].isbn = nil; work.editions[i].isbns = [] }
+            } else if let issue = Rules.isbn(isbn) {
+                issues.append(issue)
+            } else if let n = ISBN.normalize(isbn) {
+                if work.editions.isEmpty { work.editions = [Edition(isbn: n, format: edit.format ?? .paperback, dateCreated: date)] }
+                else if !work.editions[0].hasISBN(n) {
+                    work.editions[0].isbns = [n]
+                    work.editions[0].isbn = n
+                    work.editions[0].touch(at: date)
+                }
+            }
+        }
+        if let year = edit.firstPublicationYear {
+            if year < 0 || year > 2100 { issues.append(ValidationIssue(field: "year", message: "must be a year like 1965")) }
+            else { work.firstPublicationYear = year }
+        }
+        if let format = edit.format { for i in work.editions.indices { work.editions[i].format = format } }
+        if !issues.isEmpty { throw LibraryError.invalid(work.id, ValidationError(issues)) }
+        work.touch(at: date)
+    }
+
+    /// Undoes the latest decision not yet undone (of `session`, or of anyone), putting every Work it touched
+    /// back as it was, in one transaction.
+    /// - Throws: `.nothingToUndo`; `.undoConflict` when a touched Work changed after that decision.
+    @discardableResult
+    public func undoLast(session: String? = nil, date: Date = Date()) throws -> UndoReceipt {
+        try run { db in
+            let request = session.map { JournalRecord.filter(Column("undoneAt") == nil && Column("session") == $0) }
+                ?? JournalRecord.filter(Column("undoneAt") == nil)
+            guard var entry = try request.order(Column("id").desc).fetchOne(db) else { throw LibraryError.nothingToUndo }
+            let snapshots = try JSONDecoder().decode([Work].self, from: Data(entry.before.utf8))
+            let after = try JSONDecoder().decode([String: Int].self, from: Data(entry.afterRevisions.utf8))
+            for snapshot in snapshots {
+                let id = snapshot.id!
+                let current = try Int.fetchOne(db, sql: "SELECT revision FROM work WHERE id = ?", arguments: [id])
+                if current != after[String(id)] { throw LibraryError.undoConflict(id) }
+            }
+            for snapshot in snapshots where after[String(snapshot.id!)] != nil { try WorkGraph.delete(db, id: snapshot.id!) }
+            for snapshot in snapshots {
+                var restored = snapshot
+                restored.revision = (after[String(snapshot.id!)] ?? snapshot.revision + 1) + 1
+                let photoId = try snapshot.spine.flatMap {
+                    try Int64.fetchOne(db, sql: "SELECT id FROM photo WHERE contentHash = ?", arguments: [$0.photoContentHash])
+                }
+                try WorkGraph.save(db, restored, photoId: photoId, bump: false, insertWithID: true)
+            }
+            entry.undoneAt = date
+            try entry.update(db)
+            return UndoReceipt(journalID: entry.id!, summary: "undid: \(entry.summary)", restoredWorkIDs: snapshots.compactMap(\.id))
+        }
+    }
+
+    /// Latest decisions first.
+    public func journal(limit: Int = 20) throws -> [JournalEntry] {
+        try read { db in
+            try JournalRecord.order(Column("id").desc).limit(limit).fetchAll(db).map {
+                JournalEntry(id: $0.id!, session: $0.session, kind: $0.kind, workID: $0.workId, summary: $0.summary,
+                             decidedAt: $0.decidedAt, undone: $0.undoneAt != nil)
+            }
+        }
+    }
+}
+
+func encodeJSON(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}

@@ -1,0 +1,92 @@
+import BookModel
+
+/// Corrections typed by the reviewer; nil leaves a field as it is.
+public struct WorkEdit: Sendable, Equatable {
+    public var title: String?
+    public var authors: [String]?
+    /// An empty string removes the ISBN.
+    public var isbn: String?
+    public var firstPublicationYear: Int?
+    public var readingStatus: ReadingStatus?
+    public var format: EditionFormat?
+
+    public init(title: String? = nil, authors: [String]? = nil, isbn: String? = nil, firstPublicationYear: Int? = nil,
+                readingStatus: ReadingStatus? = nil, format: EditionFormat? = nil) {
+        self.title = title; self.authors = authors; self.isbn = isbn; self.firstPublicationYear = firstPublicationYear
+        self.readingStatus = readingStatus; self.format = format
+    }
+}
+
+public enum ReviewAction: Sendable, Equatable {
+    /// The reading is right: the Work becomes `verified` and enters the library.
+    case verify
+    /// The reading was corrected: `userEdited`, validated, and in the library.
+    case edit(WorkEdit)
+    /// Not a book (or not wanted): removed from the queue. Undo brings it back.
+    case reject
+    /// The same book as a Work already in the library: that Work gains this one's IDs and editions.
+    case merge(into: Work.ID)
+
+    var kind: String {
+        switch self {
+        case .verify: "verify"
+        case .edit: "edit"
+        case .reject: "reject"
+        case .merge: "merge"
+        }
+    }
+}
+
+public struct ReviewDecision: Sendable, Equatable {
+    public var workID: Work.ID
+    public var action: ReviewAction
+    /// The revision the reviewer saw; nil skips the check (scripts deciding by ID alone).
+    public var expectedRevision: Int?
+    /// Names the session in the journal, so a session can undo its own decisions.
+    public var session: String
+
+    public init(workID: Work.ID, action: ReviewAction, expectedRevision: Int? = nil, session: String = "cli") {
+        self.workID = workID; self.action = action; self.expectedRevision = expectedRevision; self.session = session
+    }
+}
+
+/// What verifying puts in the library. A spine on a shelf is a book the reader owns, not yet read; both are
+/// configurable (`review --status`, `--wishlist`).
+public struct ReviewDefaults: Sendable, Equatable {
+    public var readingStatus: ReadingStatus
+    /// false files verified books as wishlist entries (no edition).
+    public var owned: Bool
+    /// The format given to the edition created for an owned copy when nothing better is known.
+    public var format: EditionFormat
+
+    public init(readingStatus: ReadingStatus = .toRead, owned: Bool = true, format: EditionFormat = .paperback) {
+        self.readingStatus = readingStatus; self.owned = owned; self.format = format
+    }
+}
+
+public struct DecisionReceipt: Sendable, Equatable {
+    public var journalID: Int64
+    public var workID: Work.ID
+    /// The Work the decision leaves in the library (the merge target for a merge; nil for a reject).
+    public var resultingWorkID: Work.ID?
+    public var summary: String
+}
+
+public struct JournalEntry: Sendable, Equatable {
+    public var id: Int64
+    public var session: String
+    public var kind: String
+    public var workID: Work.ID
+    public var summary: String
+    public var decidedAt: Date
+    public var undone: Bool
+}
+
+public struct UndoReceipt: Sendable, Equatable {
+    public var journalID: Int64
+    public var summary: String
+    /// The Works put back as they were; the first is the one the decision was about.
+    public var restoredWorkIDs: [Work.ID]
+}
+
+import Foundation

@@ -1,1 +1,0 @@
-// SpineReading: see Package.swift for this target's one job.

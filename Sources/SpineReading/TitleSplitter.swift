@@ -1,0 +1,101 @@
+import Foundation
+
+/// Splits what Tesseract read on a spine into title, authors and the rest. Spines print the title biggest
+/// and the author as a name, in either order, with publisher marks and call numbers around them; this
+/// guesses from text size and name patterns and keeps everything in the raw text for the catalogue matcher.
+enum TitleSplitter {
+    /// A run of words printed together: a line, or part of a line cut at a wide gap.
+    struct Segment: Equatable {
+        var words: [OCRWord]
+        var text: String { words.map(\.text).joined(separator: " ") }
+        /// Median word height: the printed size.
+        var size: Double {
+            let h = words.map { Double($0.height) }.sorted()
+            return h.isEmpty ? 0 : h[h.count / 2]
+        }
+        var confidence: Double {
+            let chars = words.reduce(0) { $0 + $1.text.count }
+            guard chars > 0 else { return 0 }
+            return words.reduce(0) { $0 + $1.confidence * Double($1.text.count) } / Double(chars) / 100
+        }
+    }
+
+    struct Split: Equatable {
+        var title: String?
+        var authors: [String]
+        var confidence: Double
+    }
+
+    /// Segments from lines: a gap wider than 1.5 text heights separates title and author on one spine line.
+    static func segments(_ lines: [OCRLine]) -> [Segment] {
+        var out: [Segment] = []
+        for line in lines {
+            var current: [OCRWord] = []
+            for word in line.words {
+                if let last = current.last {
+                    let gap = word.left - last.right
+                    if Double(gap) > 1.5 * Double(max(last.height, word.height, 1)) {
+                        out.append(Segment(words: current))
+                        current = []
+                    }
+                }
+                current.append(word)
+            }
+            if !current.isEmpty { out.append(Segment(words: current)) }
+        }
+        return out
+    }
+
+    static func split(_ segments: [Segment]) -> Split {
+        let usable = segments.filter { !$0.words.isEmpty && !isNoise($0.text) }
+        guard !usable.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
+        let names = usable.filter { looksLikeName($0.text) }
+        let others = usable.filter { !looksLikeName($0.text) }
+        // The title: the biggest print that is not a name; a name only when nothing else was read.
+        let pool = others.isEmpty ? usable : others
+        let maxSize = pool.map(\.size).max() ?? 0
+        let titleParts = pool.filter { $0.size >= 0.8 * maxSize && !isNoise($0.text) }
+        let title = titleParts.map(\.text).joined(separator: " ")
+        let authors = others.isEmpty ? [] : names.map { tidyName($0.text) }
+        let titleChars = title.filter { $0.isLetter || $0.isNumber }.count
+        let chars = titleParts.reduce(0) { $0 + $1.text.count }
+        var confidence = chars == 0 ? 0 : titleParts.reduce(0) { $0 + $1.confidence * Double($1.text.count) } / Double(chars)
+        if titleChars < 4 { confidence *= 0.5 }
+        return Split(title: titleChars == 0 ? nil : title, authors: authors, confidence: min(1, max(0, confidence)))
+    }
+
+    /// Call numbers, prices, years and single letters: printed on spines, never a title.
+    static func isNoise(_ text: String) -> Bool {
+        let letters = text.filter(\.isLetter).count
+        if letters == 0 { return true }
+        let compact = text.filter { !$0.isWhitespace }
+        if compact.count <= 2 { return true }
+        // Mostly digits and symbols (e.g. "843.914 GAR").
+        return Double(letters) / Double(compact.count) < 0.5
+    }
+
+    private static let particles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du", "y", "i", "and", "&"]
+
+    /// Two to five words, capitalised or initials, no digits: "Gabriel García Márquez", "J. R. R. TOLKIEN".
+    static func looksLikeName(_ text: String) -> Bool {
+        let words = text.split(separator: " ").map(String.init)
+        guard (2...5).contains(words.count), !text.contains(where: \.isNumber) else { return false }
+        var capitalised = 0
+        for w in words {
+            if particles.contains(w.lowercased()) && w.first?.isLowercase == true { continue }
+            let letters = w.filter(\.isLetter)
+            guard !letters.isEmpty, letters.count <= 15, w.allSatisfy({ $0.isLetter || ".'-’".contains($0) }) else { return false }
+            guard letters.first!.isUppercase else { return false }
+            capitalised += 1
+        }
+        // Titles in title case look like names; common title words give them away.
+        let titleWords: Set<String> = ["the", "of", "a", "an", "in", "on", "el", "los", "las", "un", "una", "en", "to", "history", "book", "guide", "story"]
+        if words.contains(where: { titleWords.contains($0.lowercased()) }) { return false }
+        return capitalised >= 2
+    }
+
+    /// "GARCÍA MÁRQUEZ, GABRIEL" stays as printed apart from whitespace; catalogue matching normalises.
+    static func tidyName(_ text: String) -> String {
+        text.split(separator: " ").joined(separator: " ")
+    }
+}

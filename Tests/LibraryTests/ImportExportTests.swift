@@ -1,0 +1,155 @@
+import BookModel
+import Foundation
+import Testing
+@testable import Library
+
+@Suite struct CSVParsing {
+    @Test func quotesCommasNewlinesBOMAndCRLF() {
+        let text = "\u{FEFF}Title,Author\r\n\"Hello, World\",\"Said \"\"Hi\"\"\"\r\n\"Two\nLines\",B\r\n\r\nlast,row"
+        let (records, problems) = CSV.parse(text)
+        #expect(problems.isEmpty)
+        #expect(records.map(\.fields) == [["Title", "Author"], ["Hello, World", "Said \"Hi\""], ["Two\nLines", "B"], ["last", "row"]])
+        #expect(records.map(\.line) == [1, 2, 3, 6])
+    }
+
+    @Test func brokenRecordsAreReportedByLineAndSkipped() {
+        let text = "a,b\nok,1\nbad\"quote,2\n\"never closed,3\nfine,4\n"
+        let (records, problems) = CSV.parse(text)
+        #expect(problems.map(\.line) == [3, 4])
+        #expect(records.map(\.fields) == [["a", "b"], ["ok", "1"], ["fine", "4"]])
+    }
+
+    @Test func writeEscapesOnlyWhatNeedsIt() {
+        #expect(CSV.write([["a", "b,c", "d\"e", "f\ng"]]) == "a,\"b,c\",\"d\"\"e\",\"f\ng\"\r\n")
+        let rows = [["x", "y, \"z\"\r\nw"]]
+        #expect(CSV.parse(CSV.write(rows)).records.map(\.fields) == rows)
+    }
+}
+
+let goodreadsCSV = "\u{FEFF}" + #"""
+Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,Publisher,Binding,Number of Pages,Year Published,Original Publication Year,Date Read,Date Added,Bookshelves,Bookshelves with positions,Exclusive Shelf,My Review,Spoiler,Private Notes,Read Count,Owned Copies\#r
+234225,Dune,Frank Herbert,"Herbert, Frank",,"=""0441172717""","=""9780441172719""",5,4.25,Ace,Mass Market Paperback,604,1990,1965,2024/03/01,2023/12/24,"sf, favorites","sf (#1)",read,,,"Loved it,
+really",1,1\#r
+13496,"A Game of Thrones (A Song of Ice and Fire, #1)",George R.R. Martin,"Martin, George R.R.",,"=""""","=""""",0,4.4,,Paperback,,,1996,,2024/01/02,to-read,,to-read,,,,0,0\#r
+1,,Nobody,,,,,0,,,,,,,,2024/01/02,,,read,,,,0,0\#r
+2,Bad Rating,Someone,,,,,9,,,,,,,,2024/01/02,,,read,,,,0,0\#r
+3,Bad ISBN,Someone,,,"=""0441172718""",,0,,,,,,,,2024/01/02,,,read,,,,0,0\#r
+4,Good Omens,Terry Pratchett,,Neil Gaiman,,,4,,,Hardcover,,,1990,,2024/01/05,currently-reading,,currently-reading,,,,0,1\#r
+234225,Dune,Frank Herbert,,,,,0,,,,,,,,2024/01/06,,,read,,,,0,0\#r
+
+"""#
+
+@Suite struct Importing {
+    @Test func goodreadsExportImportsWithLineNumberedProblems() throws {
+        let store = try LibraryStore.inMemory()
+        let report = try store.importCSV(goodreadsCSV)
+        #expect(report.format == .goodreads && report.imported == 3 && report.merged == 1)
+        #expect(report.skipped.map(\.line) == [5, 6, 7])
+        #expect(report.skipped[0].message.contains("title") && report.skipped[1].message.contains("rating")
+                && report.skipped[2].message.contains("check digit"))
+        let works = try store.works()
+        let dune = try #require(works.first { $0.title == "Dune" })
+        #expect(dune.authors.map(\.name) == ["Frank Herbert"] && dune.firstPublicationYear == 1965)
+        #expect(dune.editions.first?.primaryISBN == "9780441172719" && dune.editions.first?.format == .massMarket)
+        #expect(dune.libraryEntry?.readingStatus == .read && dune.libraryEntry?.rating == 5 && dune.isOwned)
+        #expect(dune.libraryEntry?.notes == "Loved it,\nreally" && dune.libraryEntry?.tags == ["sf", "favorites"])
+        #expect(dune.goodreadsWorkIDs == ["234225"] && dune.reviewStatus == .verified)
+        let got = try #require(works.first { $0.title.hasPrefix("A Game of Thrones") })
+        #expect(got.libraryEntry?.readingStatus == .toRead && got.seriesInfo?.name == "A Song of Ice and Fire")
+        let omens = try #require(works.first { $0.title == "Good Omens" })
+        #expect(omens.authors.map(\.name) == ["Terry Pratchett", "Neil Gaiman"] && omens.libraryEntry?.dateStarted != nil)
+        // Importing the same file again only merges
+        let again = try store.importCSV(goodreadsCSV)
+        #expect(try again.imported == 0 && again.merged == 4 && store.works().count == 3)
+    }
+
+    @Test func libraryThingExport() throws {
+        let csv = """
+        "Book Id","Title","Sort Character","Primary Author","Primary Author Role","Secondary Author","Secondary Author Roles","Publication","Date","Review","Rating","Comment","Private Comment","Summary","Media","Page Count","Entry Date","Tags","Collections","ISBN","ISBNs","Work id"
+        "101","The Left Hand of Darkness","5","Le Guin, Ursula K.","Author","","","Ace (1987), Paperback","1969","","4.5","","mine","","Paperback","304","2020-05-01","sf,classics","Your library, Read but unowned","[0441478123]","0441478123","12345"
+        "102","Kindred","1","Butler, Octavia E.","","","","","1979","","","","","","Ebook","","2021-01-01","","Currently Reading","","",""
+        "103","","1","Nobody","","","","","","","","","","","","","2021-01-01","","","","",""
+        """
+        let store = try LibraryStore.inMemory()
+        let report = try store.importCSV(csv)
+        #expect(report.format == .librarything && report.imported == 2 && report.skipped.map(\.line) == [4])
+        let lhod = try #require(try store.works().first { $0.title == "The Left Hand of Darkness" })
+        #expect(lhod.authors.map(\.name) == ["Ursula K. Le Guin"] && lhod.librarythingIDs == ["12345"])
+        #expect(lhod.libraryEntry?.readingStatus == .read && lhod.libraryEntry?.rating == 5 && lhod.libraryEntry?.personalRating == 4.5)
+        #expect(lhod.editions.first?.isbn == "0441478123" && lhod.firstPublicationYear == 1969)
+        let kindred = try #require(try store.works().first { $0.title == "Kindred" })
+        #expect(kindred.libraryEntry?.readingStatus == .reading && kindred.editions.first?.format == .ebook)
+    }
+
+    @Test func storyGraphExport() throws {
+        let csv = """
+        Title,Authors,Contributors,ISBN/UID,Format,Read Status,Date Added,Last Date Read,Dates Read,Read Count,Moods,Pace,Star Rating,Review,Content Warnings,Tags,Owned?
+        The Three-Body Problem,Liu Cixin,Ken Liu (Translator),9780765382030,paperback,did-not-finish,2023/02/01,,,0,,,,,,,Yes
+        Piranesi,Susanna Clarke,,9781635575637,hardcover,to-read,2023/03/01,,,0,,,,,,"gift, fantasy",No
+        Circe,Madeline Miller,,abc123xyz,digital,paused,2023/04/01,,,0,,,3.75,,,,Yes
+        """
+        let store = try LibraryStore.inMemory()
+        let report = try store.importCSV(csv)
+        #expect(report.format == .storygraph && report.imported == 3 && report.skipped.isEmpty)
+        let works = try store.works()
+        let tbp = try #require(works.first { $0.title == "The Three-Body Problem" })
+        #expect(tbp.libraryEntry?.readingStatus == .dnf && tbp.people(withRole: .translator).map(\.name) == ["Ken Liu"])
+        let piranesi = try #require(works.first { $0.title == "Piranesi" })
+        #expect(piranesi.isOnWishlist && piranesi.libraryEntry?.tags == ["gift", "fantasy"])
+        let circe = try #require(works.first { $0.title == "Circe" })
+        #expect(circe.libraryEntry?.readingStatus == .onHold && circe.libraryEntry?.rating == 4 && circe.editions.first?.isbns == [])
+    }
+
+    @Test func unknownFilesAreRefusedWithAReason() throws {
+        let store = try LibraryStore.inMemory()
+        #expect(throws: LibraryError.self) { try store.importCSV("") }
+        do { _ = try store.importCSV("foo,bar\n1,2\n"); Issue.record("expected failure") } catch {
+            #expect("\(error)".contains("not a Goodreads, LibraryThing or StoryGraph export"))
+        }
+    }
+}
+
+@Suite struct RoundTrips {
+    func comparable(_ works: [Work]) -> [String] {
+        works.map { w in
+            let e = w.libraryEntry
+            return [w.title, w.authors.map(\.name).joined(separator: "|"), w.isbns.sorted().joined(separator: "|"),
+                    "\(w.firstPublicationYear ?? 0)", e?.readingStatus.rawValue ?? "-", "\(e?.rating ?? 0)",
+                    e?.tags.joined(separator: "|") ?? "", e?.notes ?? "", "\(w.isOwned)"].joined(separator: " / ")
+        }.sorted()
+    }
+
+    @Test func csvExportImportsBackToTheSameLibrary() throws {
+        let source = try LibraryStore.inMemory()
+        _ = try source.importCSV(goodreadsCSV)
+        let (store, ids, _) = try seededStore()
+        _ = store; _ = ids
+        let csv = try source.exportCSV()
+        #expect(csv.hasPrefix("Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating"))
+        let target = try LibraryStore.inMemory()
+        let report = try target.importCSV(csv)
+        #expect(report.skipped.isEmpty && report.imported == 3)
+        #expect(comparable(try target.works()) == comparable(try source.works()))
+    }
+
+    @Test func jsonExportIsTheSeedEnvelopeAndImportsBack() throws {
+        let (source, ids, _) = try seededStore()
+        try source.review(ReviewDecision(workID: ids[2], action: .verify), defaults: ReviewDefaults(readingStatus: .wishlist, owned: false))
+        var w = Work(title: "The Little Prince", authors: ["Antoine de Saint-Exupéry"], reviewStatus: .verified)
+        w.addAuthor(Author(name: "Antoine de Saint-Exupéry"), role: .illustrator)
+        w.addAuthor(Author(name: "Richard Howard"), role: .translator)
+        w.libraryEntry = UserLibraryEntry(readingStatus: .toRead)
+        try source.add(w)
+        let export = try source.exportLibrary()
+        let data = try ISO8601.makeEncoder().encode(SuccessResponse(data: export, meta: .now()))
+        let top = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        #expect(top["success"] as? Bool == true && (top["meta"] as? [String: Any])?["timestamp"] != nil)
+        let target = try LibraryStore.inMemory()
+        let report = try target.importJSON(data)
+        #expect(report.imported == 3 && report.skipped.isEmpty)
+        #expect(comparable(try target.works()) == comparable(try source.works()))
+        let prince = try #require(try target.works().first { $0.title == "The Little Prince" })
+        #expect(prince.credits.first?.roles == [.author, .illustrator] && prince.people(withRole: .translator).count == 1)
+        #expect(try target.exportLibrary().works.map(\.work) == export.works.map(\.work))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ShelfImage
+import ShelfScanTestSupport
+import Testing
+@testable import SpineReading
+
+@Suite("Tesseract reader")
+struct TesseractReaderTests {
+    static let reader: TesseractReader? = try? TesseractReader(concurrency: 2)
+
+    @Test("Reads spine text in both directions and both polarities")
+    func readsBothDirections() async throws {
+        let reader = try #require(Self.reader, "tesseract-ocr-eng is installed by scripts/setup.sh")
+        let dark = BitmapText.render("SILENT SPRING", ink: (240, 235, 220), paper: (30, 40, 90))
+        let crops = [
+            SpineCrop(id: 1, image: BitmapText.standingSpine(BitmapText.render("THE HOBBIT"), topToBottom: true)),
+            SpineCrop(id: 2, image: BitmapText.standingSpine(BitmapText.render("MOBY DICK"), topToBottom: false)),
+            SpineCrop(id: 3, image: BitmapText.standingSpine(dark, topToBottom: true)),
+            SpineCrop(id: 4, image: BitmapText.render("GREAT EXPECTATIONS")),  // a lying book: wide crop
+        ]
+        let readings = await reader.read(crops)
+        #expect(readings.map(\.spineID) == [1, 2, 3, 4])
+        #expect(readings.map { $0.title ?? "-" } == ["THE HOBBIT", "MOBY DICK", "SILENT SPRING", "GREAT EXPECTATIONS"],
+                "\(readings.map(\.rawText))")
+        #expect(readings.allSatisfy { $0.confidence > 0.5 && $0.reader == "tesseract" })
+        #expect(readings[0].model?.hasPrefix("tesseract-5") == true)
+    }
+
+    @Test("A blank crop is unread with a reason, not a made-up title")
+    func blankCrop() async throws {
+        let reader = try #require(Self.reader)
+        let readings = await reader.read([SpineCrop(id: 5, image: RGBImage(width: 60, height: 400, fill: (120, 60, 40)))])
+        #expect(readings[0].title == nil)
+        #expect(readings[0].error != nil)
+    }
+
+    @Test("Missing language data is one clear error naming the package")
+    func missingLanguage() {
+        #expect {
+            _ = try TesseractReader(language: "eng", dataPath: "/nonexistent/tessdata")
+        } throws: { error in
+            "\(error)".contains("tesseract-ocr-eng") && "\(error)".contains("/nonexistent/tessdata")
+        }
+        #expect {
+            _ = try ReaderFactory.make(ReaderConfiguration(language: "xyz"))
+        } throws: { error in
+            "\(error)".contains("tesseract-ocr-xyz")
+        }
+    }
+
+    @Test("Title and author split by size and name pattern")
+    func split() {
+        func word(_ t: String, _ x: Int, _ h: Int) -> OCRWord {
+            OCRWord(text: t, confidence: 90, left: x, top: 0, right: x + 10 * t.count, bottom: h, fromDictionary: true)
+        }
+        let title = OCRLine(words: [word("Cien", 0, 40), word("años", 50, 40), word("de", 100, 40), word("soledad", 130, 40)], left: 0, top: 0, right: 200, bottom: 40)
+        let author = OCRLine(words: [word("Gabriel", 400, 20), word("García", 480, 20), word("Márquez", 550, 20)], left: 400, top: 0, right: 620, bottom: 20)
+        let noise = OCRLine(words: [word("843.9", 700, 15)], left: 700, top: 0, right: 750, bottom: 15)
+        let s = TitleSplitter.split(TitleSplitter.segments([title, author, noise]))
+        #expect(s.title == "Cien años de soledad")
+        #expect(s.authors == ["Gabriel García Márquez"])
+        #expect(abs(s.confidence - 0.9) < 0.001)
+        #expect(TitleSplitter.looksLikeName("J. R. R. Tolkien"))
+        #expect(!TitleSplitter.looksLikeName("The Lord of the Rings"))
+    }
+}
