@@ -32,12 +32,17 @@ extension PhotoScanner {
             reader = try ReaderFactory.make(readerConfiguration, environment: environment)
         case .openAI(let endpoint, let model, let concurrency), .gemini(let endpoint, let model, let concurrency):
             var readerConfiguration = ReaderConfiguration(kind: choice.isGemini ? .gemini : .openai)
-            if let endpoint { readerConfiguration.endpoint = endpoint }
+            if let endpoint {
+                guard let url = URL(string: endpoint), url.scheme == "http" || url.scheme == "https" else {
+                    throw ScanSetupError.badEndpoint(endpoint)
+                }
+                readerConfiguration.endpoint = url
+            }
             if let model { readerConfiguration.model = model }
             readerConfiguration.concurrency = concurrency
             if let libraryPath {
-                readerConfiguration.cacheDirectory = ((libraryPath as NSString).deletingLastPathComponent as NSString)
-                    .appendingPathComponent("reading-cache")
+                readerConfiguration.cacheDirectory = URL(fileURLWithPath: libraryPath)
+                    .deletingLastPathComponent().appendingPathComponent("reading-cache", isDirectory: true)
             }
             reader = try ReaderFactory.make(readerConfiguration, environment: environment)
         }
@@ -53,4 +58,15 @@ extension PhotoScanner {
 
 extension ReaderChoice {
     var isGemini: Bool { if case .gemini = self { true } else { false } }
+}
+
+/// A scan that cannot start: said once, before any photo is read.
+public enum ScanSetupError: Error, CustomStringConvertible, Equatable {
+    case badEndpoint(String)
+
+    public var description: String {
+        switch self {
+        case .badEndpoint(let text): "--endpoint \(text) is not an http(s) URL, e.g. http://localhost:11434/v1"
+        }
+    }
 }

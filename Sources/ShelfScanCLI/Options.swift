@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+
+/// `--library PATH`, shared by every command that opens the library.
+struct LibraryOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The library database.",
+            discussion: "Default: $SHELFSCAN_LIBRARY, else $XDG_DATA_HOME/shelfscan/library.sqlite, else ~/.local/share/shelfscan/library.sqlite.",
+            valueName: "path"),
+        completion: .file(extensions: ["sqlite"]))
+    var library: String?
+
+    /// The path to open: the flag, else `$SHELFSCAN_LIBRARY`, else the XDG data location.
+    func resolvedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let library, !library.isEmpty { return library }
+        if let path = environment["SHELFSCAN_LIBRARY"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/share")
+        return (dataHome as NSString).appendingPathComponent("shelfscan/library.sqlite")
+    }
+}
+
+/// `--json` and `--quiet`, shared by every command that prints results.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print seed-004 JSON envelopes (JSON Lines for several results) instead of text.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Print results only: no progress, no summary.")
+    var quiet = false
+}
