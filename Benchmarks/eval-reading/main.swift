@@ -1,1 +1,124 @@
-print("eval-reading: not built yet")
+// eval-reading: title accuracy of TesseractReader on ground-truth spine crops, and its time per crop.
+//
+//   swift run -c release eval-reading              samples/ and the shared real photos, default recipe
+//   swift run -c release eval-reading --ablation   the same, once per preparation step, to see what each gains
+//   options: --lang eng+spa  --limit N  --dump (print each reading)  --set samples|real
+//
+// A title counts as read when its similarity to the truth (Similarity.ratio over TextNormalization) is >= 0.8.
+import BookModel
+import Foundation
+import ShelfImage
+import SpineReading
+
+let args = CommandLine.arguments
+func value(_ flag: String) -> String? { args.firstIndex(of: flag).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
+let language = value("--lang") ?? "eng"
+let limit = value("--limit").flatMap(Int.init) ?? Int.max
+let dump = args.contains("--dump")
+let onlySet = value("--set")
+
+let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+let dataset = root.appendingPathComponent("../shared/datasets/library-dataset").standardizedFileURL
+
+var sets: [(String, [TruthCrop])] = []
+@MainActor func load(_ name: String, _ pairs: [(URL, URL)]) {
+    var crops: [TruthCrop] = []
+    for (photo, truth) in pairs {
+        do {
+            crops += try GroundTruth.crops(photo: photo, truth: truth, firstID: crops.count)
+        } catch {
+            print("note: skipping \(photo.lastPathComponent): \(error)")
+        }
+    }
+    if crops.isEmpty { return }
+    sets.append((name, Array(crops.prefix(limit))))
+}
+
+if onlySet == nil || onlySet == "samples" {
+    let samples = GroundTruth.samples(in: root.appendingPathComponent("samples"))
+    if samples.isEmpty { print("note: no samples/*.jpg|png with ground-truth JSON; skipping the synthetic set") }
+    load("samples", samples)
+}
+if onlySet == nil || onlySet == "real" {
+    let real = GroundTruth.realPhotos(dataset: dataset)
+    if real.isEmpty { print("note: \(dataset.path) absent; skipping the real photos") }
+    load("real", real)
+}
+if sets.isEmpty {
+    print("eval-reading: nothing to evaluate")
+    exit(0)
+}
+
+struct Score {
+    var n = 0
+    var correct = 0
+    var similaritySum = 0.0
+    var read = 0
+    var times: [Double] = []
+    var median: Double {
+        let t = times.sorted()
+        return t.isEmpty ? 0 : t[t.count / 2]
+    }
+}
+
+/// Reads each crop alone (one engine), so the time per crop is the latency a user waits per spine.
+func evaluate(_ crops: [TruthCrop], options: TesseractOptions) async throws -> Score {
+    let reader = try TesseractReader(language: language, concurrency: 1, options: options)
+    var score = Score()
+    for truth in crops {
+        let start = ContinuousClock.now
+        let reading = await reader.read([truth.crop])[0]
+        let elapsed = ContinuousClock.now - start
+        score.times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+        let similarity = Similarity.ratio(reading.title ?? "", truth.title)
+        score.n += 1
+        score.similaritySum += similarity
+        if reading.isRead { score.read += 1 }
+        if similarity >= 0.8 { score.correct += 1 }
+        if dump {
+            let mark = similarity >= 0.8 ? "OK " : "   "
+            print("\(mark)\(String(format: "%.2f", similarity)) truth=\"\(truth.title)\" read=\"\(reading.title ?? "-")\" authors=\(reading.authors) raw=\"\(reading.rawText.replacingOccurrences(of: "\n", with: " | "))\"")
+        }
+    }
+    return score
+}
+
+func report(_ label: String, _ set: String, _ s: Score) {
+    let acc = s.n == 0 ? 0 : 100 * Double(s.correct) / Double(s.n)
+    print(String(format: "%-28@ %-8@ n=%3d  title accuracy %5.1f%% (%d)  mean similarity %.3f  read %3d  median %6.1f ms/crop",
+                 label as NSString, set as NSString, s.n, acc, s.correct, s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median))
+}
+
+var variants: [(String, TesseractOptions)] = [("default", TesseractOptions())]
+if args.contains("--ablation") {
+    let d = TesseractOptions()
+    func with(_ change: (inout TesseractOptions) -> Void) -> TesseractOptions { var o = d; change(&o); return o }
+    variants = [
+        ("baseline (raw, psm7, 2 dirs)", .baseline),
+        ("+ scale only", TesseractOptions(lineHeight: d.lineHeight, normalizeContrast: false, polarity: .asIs, mode: .singleLine, minWordConfidence: 0)),
+        ("+ scale + contrast", TesseractOptions(lineHeight: d.lineHeight, normalizeContrast: true, polarity: .asIs, mode: .singleLine, minWordConfidence: 0)),
+        ("+ polarity auto", TesseractOptions(lineHeight: d.lineHeight, normalizeContrast: true, polarity: .auto, mode: .singleLine, minWordConfidence: 0)),
+        ("+ block psm", TesseractOptions(lineHeight: d.lineHeight, normalizeContrast: true, polarity: .auto, mode: .block, minWordConfidence: 0)),
+        ("+ garbage filter = default", d),
+        ("default, no contrast", with { $0.normalizeContrast = false }),
+        ("default, polarity both", with { $0.polarity = .both }),
+        ("default, psm sparse", with { $0.mode = .sparse }),
+        ("default, psm single line", with { $0.mode = .singleLine }),
+        ("default, line 48", with { $0.lineHeight = 48 }),
+        ("default, line 96", with { $0.lineHeight = 96 }),
+        ("default, line 128", with { $0.lineHeight = 128 }),
+        ("default, + upright", with { $0.tryUpright = true }),
+    ]
+}
+
+print("eval-reading: TesseractReader, language \(language); a title is correct when similarity >= 0.8")
+for (label, options) in variants {
+    for (name, crops) in sets {
+        do {
+            report(label, name, try await evaluate(crops, options: options))
+        } catch {
+            print("eval-reading: \(error)")
+            exit(1)
+        }
+    }
+}

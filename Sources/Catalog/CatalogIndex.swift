@@ -16,10 +16,13 @@ public struct MatchFeatures: Sendable, Hashable {
     /// Weighted share of the main title's words found in the reading.
     public var title: Double
     public var subtitle: Double
+    public var hasSubtitle: Bool = false
     public var author: Double
     public var hasAuthor: Bool
     public var tag: Double
     public var hasTag: Bool
+    /// Weighted share of the series name found in the reading (0 when the entry has none).
+    public var series: Double = 0
     /// The whole call number appears in the reading as consecutive words ("75(Goy) Gud").
     public var tagExact: Bool
     /// Share of consecutive matched title words that appear in the reading in the opposite order.
@@ -58,6 +61,9 @@ public final class CatalogIndex: Sendable {
     static let stopShare: Float = 0.08
     static let minFuzzySimilarity: Float = 0.6
     static let splitSimilarity: Float = 0.9
+    static let maxQueryTokens = 200
+    /// Longer tokens are OCR garbage (or not words at all); they still match exactly but skip fuzzy search.
+    static let maxFuzzyLength = 40
 
     // Vocabulary: word id → characters, document frequency, IDF.
     let vocabulary: [String: Int32]
@@ -84,6 +90,8 @@ public final class CatalogIndex: Sendable {
     // Per entry: the call number's normalized words run together ("75goygud"), CSR layout.
     let tagChars: [UInt32]
     let tagStart: [Int32]
+
+    private let scratchPool = ScratchPool()
 
     public init(_ catalog: Catalog, ranking: CatalogRanking = .standard, calibration: CatalogCalibration = .standard) {
         self.catalog = catalog
@@ -114,8 +122,11 @@ public final class CatalogIndex: Sendable {
     /// The best `top` entries for one reading, best first, with calibrated scores.
     public func match(_ query: String, top: Int = 5) -> [CatalogMatch] {
         guard top > 0, !catalog.entries.isEmpty else { return [] }
-        var scratch = QueryScratch(words: wordStart.count - 1, entries: catalog.entries.count)
-        return match(query, top: top, scratch: &scratch)
+        // Scratch arrays are as long as the vocabulary; reuse them instead of zeroing fresh ones per query.
+        var scratch = scratchPool.take() ?? QueryScratch(words: wordStart.count - 1, entries: catalog.entries.count)
+        let result = match(query, top: top, scratch: &scratch)
+        scratchPool.put(scratch)
+        return result
     }
 
     func match(_ query: String, top: Int, scratch s: inout QueryScratch) -> [CatalogMatch] {
@@ -154,12 +165,14 @@ public final class CatalogIndex: Sendable {
         return out
     }
 
-    /// Reading → distinct tokens: normalized words plus call-number pieces.
+    /// Reading → distinct tokens: normalized words plus call-number pieces. A spine holds a few dozen words;
+    /// anything past `maxQueryTokens` is not a spine reading and is ignored rather than slowing the match.
     static func queryTokens(_ query: String) -> [String] {
         var seen = Set<String>()
         var out: [String] = []
         for t in CatalogText.words(query) + CatalogText.callNumbers(query) where seen.insert(t).inserted {
             out.append(t)
+            if out.count == maxQueryTokens { break }
         }
         return out
     }
@@ -174,7 +187,8 @@ public final class CatalogIndex: Sendable {
                 splitRunTogether(token, Int16(qi), &s)
             }
             let chars = Array(token.unicodeScalars.map(\.value))
-            guard chars.count >= WordSimilarity.minFuzzyLength, !token.contains(where: { $0.isNumber }) else { continue }
+            guard chars.count >= WordSimilarity.minFuzzyLength, chars.count <= Self.maxFuzzyLength,
+                  !token.contains(where: { $0.isNumber }) else { continue }
             fuzzyLookUp(chars, Int16(qi), &s)
         }
         for w in s.touchedWords {
@@ -295,6 +309,8 @@ public final class CatalogIndex: Sendable {
             tagExact: tagAppears(e, s),
             disorder: titlePairs > 0 ? Double(reversedPairs) / Double(titlePairs) : 0,
             query: qDen > 0 ? Double(qNum / qDen) : 0, raw: 0, margin: 0)
+        f.series = ratio(num.4, 4)
+        f.hasSubtitle = fieldTotal[base + 1] > 0
         f.raw = ranking.score(f)
         return f
     }
@@ -329,6 +345,25 @@ public final class CatalogIndex: Sendable {
             if !out.contains(g) { out.append(g) }
         }
         return out
+    }
+}
+
+/// Idle query scratch buffers, shared by concurrent callers of one index.
+final class ScratchPool: @unchecked Sendable {
+    // Guarded by `lock`; `@unchecked` because NSLock-protected state is invisible to the compiler.
+    private let lock = NSLock()
+    private var idle: [QueryScratch] = []
+
+    func take() -> QueryScratch? {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.popLast()
+    }
+
+    func put(_ scratch: QueryScratch) {
+        lock.lock()
+        defer { lock.unlock() }
+        if idle.count < 8 { idle.append(scratch) }
     }
 }
 

@@ -10,7 +10,8 @@ public struct CatalogRanking: Sendable, Hashable {
     }
 
     public static let standard = CatalogRanking(weights: [
-        2.9904, 1.2035, 1.3938, -0.3405, 1.9285, 4.1472, 5.9906, -0.6416, 0.0281, 0.6651, 2.9762, 5.2628,
+        3.0144, 1.5683, 1.4723, -0.4103, 1.8602, 4.1529, 5.8127, -0.6172, 0.1332, 0.6656, 3.0184, 5.0662, 1.2688,
+        -0.3552,
     ])
 
     public func score(_ f: MatchFeatures) -> Double {
@@ -22,11 +23,11 @@ public struct CatalogRanking: Sendable, Hashable {
 
 extension MatchFeatures {
     public static let names = ["title", "subtitle", "author", "hasAuthor", "tag", "tagExact", "query", "disorder",
-                               "title*author", "title*tag", "title^2", "query^2"]
+                               "title*author", "title*tag", "title^2", "query^2", "series", "hasSubtitle"]
 
     /// The ranker is linear in these; the products let it learn that evidence from two fields reinforces.
     public var vector: [Double] {
         [title, subtitle, author, hasAuthor ? 1 : 0, tag, tagExact ? 1 : 0, query, disorder,
-         title * author, title * tag, title * title, query * query]
+         title * author, title * tag, title * title, query * query, series, hasSubtitle ? 1 : 0]
     }
 }

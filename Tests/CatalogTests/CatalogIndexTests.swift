@@ -50,6 +50,14 @@ let shelf = Catalog(entries: [
         #expect(index.match("Goya", top: 0).isEmpty)
     }
 
+    @Test func oversizedInputIsBoundedNotFatal() {
+        let huge = String(repeating: "bella salvaje pullman ", count: 500) + String(repeating: "x", count: 5_000)
+        let matches = index.match(huge, top: 3)
+        #expect(matches.first?.entry.title == "La Bella salvaje")
+        let manyWords = (0..<1_000).map { "w\($0)" }.joined(separator: " ")
+        #expect(index.match(manyWords + " goya", top: 1).count <= 1)
+    }
+
     @Test func editionsOfOneBookDoNotLowerEachOthersConfidence() {
         let matches = index.match("Cien años de soledad García Márquez N Gar", top: 2)
         #expect(matches.count == 2)

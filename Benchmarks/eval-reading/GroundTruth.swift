@@ -1,0 +1,68 @@
+import BookModel
+import Foundation
+import ShelfImage
+import SpineReading
+
+/// One annotated spine, cut from its photo at full resolution.
+struct TruthCrop {
+    var source: String
+    var crop: SpineCrop
+    var title: String
+    var author: String
+}
+
+/// Reads `{image, spines: [{polygon: [[x,y] x4 TL,TR,BR,BL], title, author, partial}]}` beside a photo and
+/// warps each titled, non-partial spine to an upright crop, as the pipeline does.
+enum GroundTruth {
+    private struct File: Decodable {
+        struct Spine: Decodable {
+            var polygon: [[Double]]
+            var title: String?
+            var author: String?
+            var partial: Bool?
+        }
+        var image: String?
+        var spines: [Spine]
+    }
+
+    static func crops(photo: URL, truth: URL, firstID: Int) throws -> [TruthCrop] {
+        let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: truth))
+        let image = try ImageDecoder.decode(fileAt: photo.path)
+        var out: [TruthCrop] = []
+        for spine in file.spines {
+            guard let title = spine.title?.trimmingCharacters(in: .whitespaces), !title.isEmpty,
+                spine.partial != true, spine.polygon.count == 4, spine.polygon.allSatisfy({ $0.count == 2 })
+            else { continue }
+            let p = spine.polygon.map { Point(x: $0[0], y: $0[1]) }
+            let quad = Quad(topLeft: p[0], topRight: p[1], bottomRight: p[2], bottomLeft: p[3])
+            func d(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+            let w = Int(((d(p[0], p[1]) + d(p[3], p[2])) / 2).rounded())
+            let h = Int(((d(p[0], p[3]) + d(p[1], p[2])) / 2).rounded())
+            guard w >= 4, h >= 4 else { continue }
+            let crop = SpineCrop(id: firstID + out.count, image: image.warped(quad, width: w, height: h))
+            out.append(TruthCrop(source: photo.lastPathComponent, crop: crop, title: title, author: spine.author ?? ""))
+        }
+        return out
+    }
+
+    /// samples/*.jpg|png with a JSON of the same name beside them.
+    static func samples(in directory: URL) -> [(URL, URL)] {
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        return files.filter { ["jpg", "jpeg", "png"].contains($0.pathExtension.lowercased()) }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            .compactMap { photo in
+                let json = photo.deletingPathExtension().appendingPathExtension("json")
+                return FileManager.default.fileExists(atPath: json.path) ? (photo, json) : nil
+            }
+    }
+
+    /// The shared real photos and their spine_boxes.
+    static func realPhotos(dataset: URL) -> [(URL, URL)] {
+        ["one_shelf_example", "two_shelves_example"].compactMap { name in
+            let photo = dataset.appendingPathComponent("\(name).jpg")
+            let json = dataset.appendingPathComponent("spine_boxes/\(name).json")
+            let fm = FileManager.default
+            return fm.fileExists(atPath: photo.path) && fm.fileExists(atPath: json.path) ? (photo, json) : nil
+        }
+    }
+}
