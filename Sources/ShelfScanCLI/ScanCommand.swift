@@ -9,11 +9,13 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "Find and read every book spine in shelf photos, and file them for review.",
         discussion: """
-            Files and folders are accepted (folders recursively; .jpg, .jpeg, .png in any case).
+            Files and folders are accepted (folders recursively; .jpg, .jpeg, .png in any case). \
             Each photo is filed once, known by its content: scanning it again skips it unless --rescan.
+
             Exit status: 0 when every photo was scanned or skipped, 1 when some failed, 2 for a usage error.
-            API keys for --reader openai|gemini come from OPENAI_API_KEY, GEMINI_API_KEY or SHELFSCAN_API_KEY,
-            or from $XDG_CONFIG_HOME/shelfscan/config.json; never from the command line.
+
+            API keys for --reader openai|gemini come from OPENAI_API_KEY, GEMINI_API_KEY or \
+            SHELFSCAN_API_KEY, or from $XDG_CONFIG_HOME/shelfscan/config.json; never from the command line.
             """
     )
 
@@ -35,7 +37,7 @@ struct ScanCommand: AsyncParsableCommand {
     var model: String?
 
     @Option(help: "Photos processed in parallel (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(help: "Endpoint requests in flight across the whole batch.")
     var concurrency: Int = 4
@@ -63,7 +65,7 @@ struct ScanCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("Please pass --jobs 1 or more.") }
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("Please pass --jobs 1 or more.") }
         guard concurrency >= 1 else { throw ValidationError("Please pass --concurrency 1 or more.") }
         guard (0...1).contains(minConfidence) else { throw ValidationError("Please pass --min-confidence between 0 and 1.") }
         if reader == .tesseract || reader == .none {
@@ -76,7 +78,7 @@ struct ScanCommand: AsyncParsableCommand {
     func run() async throws {
         let source = PhotoSource(paths: paths)
         var configuration = ScanConfiguration()
-        configuration.jobs = jobs
+        configuration.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         configuration.fileResults = !dryRun
         configuration.rescan = rescan
         configuration.minConfidence = minConfidence
