@@ -24,5 +24,8 @@ public func shelfImageFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let image = try? ImageDecoder.decode(bytes, options: quarter) {
         precondition(image.pixels.count == image.width * image.height * 3, "buffer size mismatch at 1/4")
     }
+    if let gray = try? ImageDecoder.decodeGray(bytes, options: quarter) {
+        precondition(gray.pixels.count == gray.width * gray.height, "gray buffer size mismatch")
+    }
     return 0
 }

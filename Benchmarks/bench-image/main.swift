@@ -19,6 +19,29 @@ func timeMillis(_ body: () throws -> Void) rethrows -> Double {
     return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
 }
 
+/// Wall and CPU time of one run. CPU time is what the comparison uses: on a shared machine wall time
+/// mostly measures the neighbours, while CPU time of a single-threaded decoder barely moves.
+struct Sample { var wall: Double; var cpu: Double }
+
+func processCPUMillis() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
+}
+
+func childrenCPUMillis() -> Double {
+    var ru = rusage()
+    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &ru)
+    func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
+    return ms(ru.ru_utime) + ms(ru.ru_stime)
+}
+
+func measure(_ body: () throws -> Void) rethrows -> Sample {
+    let cpu0 = processCPUMillis()
+    let wall = try timeMillis(body)
+    return Sample(wall: wall, cpu: processCPUMillis() - cpu0)
+}
+
 /// A deterministic stand-in for a phone photo of a shelf: texture everywhere, so the entropy decoder
 /// works as hard as on a real photo (a flat synthetic image would flatter every decoder).
 func synthesizePhoto(width: Int, height: Int) -> RGBImage {
@@ -73,16 +96,18 @@ func djpegPath() -> String? {
     return nil
 }
 
-func runDjpeg(_ djpeg: String, _ args: [String]) throws -> Double {
+func runDjpeg(_ djpeg: String, _ args: [String]) throws -> Sample {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: djpeg)
     p.arguments = args
     p.standardOutput = FileHandle.nullDevice
     p.standardError = FileHandle.nullDevice
-    return try timeMillis {
+    let cpu0 = childrenCPUMillis()
+    let wall = try timeMillis {
         try p.run()
         p.waitUntilExit()
     }
+    return Sample(wall: wall, cpu: childrenCPUMillis() - cpu0)
 }
 
 // MARK: - Main
@@ -109,48 +134,54 @@ let megapixels = Double(info.width * info.height) / 1e6
 print("photo: \(photo): \(info.width)x\(info.height) (\(String(format: "%.1f", megapixels)) MP), orientation \(info.orientation)")
 
 // Orientation is off so both sides do the same work; its cost is printed separately below.
-func decodeTimes(_ photo: String, scale: Int) throws -> [Double] {
-    var times: [Double] = []
-    for i in 0...runs {
-        let t = try timeMillis {
-            _ = try ImageDecoder.decode(fileAt: photo, options: DecodeOptions(scaleDenominator: scale, applyOrientation: false))
-        }
-        if i > 0 { times.append(t) } // first run warms caches and the allocator
+// Ours and djpeg's runs alternate, so both see the same machine load; the first round warms up.
+func ours(_ scale: Int) throws -> Sample {
+    try measure {
+        _ = try ImageDecoder.decode(fileAt: photo, options: DecodeOptions(scaleDenominator: scale, applyOrientation: false))
     }
-    return times
 }
-
-let full = median(try decodeTimes(photo, scale: 1))
-let quarter = median(try decodeTimes(photo, scale: 4))
-let eighth = median(try decodeTimes(photo, scale: 8))
-func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
-print("ShelfImage full decode:      \(fmt(full)) ms  (\(fmt(megapixels / full * 1000)) MP/s)")
-print("ShelfImage 1/4 DCT decode:   \(fmt(quarter)) ms")
-print("ShelfImage 1/8 DCT decode:   \(fmt(eighth)) ms")
-
-if let djpeg = djpegPath() {
-    var dFull: [Double] = [], dQuarter: [Double] = []
-    _ = try runDjpeg(djpeg, ["-outfile", "/dev/null", photo])
-    for _ in 0..<runs {
-        dFull.append(try runDjpeg(djpeg, ["-outfile", "/dev/null", photo]))
-        dQuarter.append(try runDjpeg(djpeg, ["-scale", "1/4", "-outfile", "/dev/null", photo]))
+let djpeg = djpegPath()
+var samples: [String: [Sample]] = [:]
+for round in 0...runs {
+    var r: [String: Sample] = ["full": try ours(1), "quarter": try ours(4), "eighth": try ours(8)]
+    r["gray quarter"] = try measure {
+        _ = try ImageDecoder.decodeGray(fileAt: photo, options: DecodeOptions(scaleDenominator: 4, applyOrientation: false))
     }
-    let df = median(dFull), dq = median(dQuarter)
-    print("djpeg full decode:           \(fmt(df)) ms  (\(fmt(megapixels / df * 1000)) MP/s)")
-    print("djpeg -scale 1/4:            \(fmt(dq)) ms")
-    print("ratio ShelfImage/djpeg:      full \(String(format: "%.3f", full / df))x, 1/4 \(String(format: "%.3f", quarter / dq))x  (target <= 1.15x)")
+    if let djpeg {
+        r["djpeg full"] = try runDjpeg(djpeg, ["-outfile", "/dev/null", photo])
+        r["djpeg quarter"] = try runDjpeg(djpeg, ["-scale", "1/4", "-outfile", "/dev/null", photo])
+    }
+    if round > 0 { for (k, v) in r { samples[k, default: []].append(v) } }
+}
+let measured = samples
+func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
+func cpu(_ k: String) -> Double { median(measured[k]!.map(\.cpu)) }
+func wall(_ k: String) -> Double { median(measured[k]!.map(\.wall)) }
+print("medians of \(runs) runs; CPU time (wall time in brackets)")
+print("ShelfImage full decode:      \(fmt(cpu("full"))) ms [\(fmt(wall("full")))]  \(fmt(megapixels / cpu("full") * 1000)) MP/s")
+print("ShelfImage 1/4 DCT decode:   \(fmt(cpu("quarter"))) ms [\(fmt(wall("quarter")))]")
+print("ShelfImage 1/8 DCT decode:   \(fmt(cpu("eighth"))) ms [\(fmt(wall("eighth")))]")
+print("ShelfImage 1/4 gray decode:  \(fmt(cpu("gray quarter"))) ms [\(fmt(wall("gray quarter")))]  (decodeGray: Y only)")
+if djpeg != nil {
+    print("djpeg full decode:           \(fmt(cpu("djpeg full"))) ms [\(fmt(wall("djpeg full")))]  \(fmt(megapixels / cpu("djpeg full") * 1000)) MP/s")
+    print("djpeg -scale 1/4:            \(fmt(cpu("djpeg quarter"))) ms [\(fmt(wall("djpeg quarter")))]")
+    let rf = cpu("full") / cpu("djpeg full"), rq = cpu("quarter") / cpu("djpeg quarter")
+    print("ratio ShelfImage/djpeg:      full \(String(format: "%.3f", rf))x, 1/4 \(String(format: "%.3f", rq))x (CPU; target <= 1.15x)"
+          + "  [wall: full \(String(format: "%.3f", wall("full") / wall("djpeg full")))x]")
 } else {
     print("djpeg not found: install libjpeg-turbo-progs for the comparison (skipped)")
 }
 
 // Pipeline operations on the decoded photo, for the scan budget.
 let image = try ImageDecoder.decode(fileAt: photo, options: DecodeOptions(applyOrientation: false))
-let rotate = median((0..<5).map { _ in timeMillis { _ = image.rotated(.clockwise90) } })
-let down = median((0..<5).map { _ in timeMillis { _ = image.downscaled(maxSide: 1000) } })
+func opCPU(_ n: Int, _ body: () -> Void) -> Double { median((0..<n).map { _ in measure(body).cpu }) }
+let rotate = opCPU(5) { _ = image.rotated(.clockwise90) }
+let down = opCPU(5) { _ = image.downscaled(maxSide: 1000) }
 let quad = Quad(topLeft: Point(x: 1000, y: 300), topRight: Point(x: 1180, y: 320),
                 bottomRight: Point(x: 1100, y: 2700), bottomLeft: Point(x: 920, y: 2680))
-let warp = median((0..<9).map { _ in timeMillis { _ = image.warped(quad, width: 180, height: 2380) } })
-let gray = median((0..<5).map { _ in timeMillis { _ = image.grayscale() } })
+let warp = opCPU(9) { _ = image.warped(quad, width: 180, height: 2380) }
+let gray = opCPU(5) { _ = image.grayscale() }
+print("pipeline operations on the full image (CPU ms):")
 print("rotate 90 (EXIF 6/8 cost):   \(fmt(rotate)) ms")
 print("area downscale to 1000 px:   \(fmt(down)) ms")
 print("warp tilted 180x2380 spine:  \(fmt(warp)) ms")

@@ -52,12 +52,33 @@ public enum JSONValue: Sendable, Equatable, Codable {
     }
 }
 
-public struct SuccessResponse<T: Sendable & Codable>: Sendable, Codable {
+public struct SuccessResponse<T: Sendable>: Sendable {
     /// Always true; kept as a stored field so it is encoded.
     public var success: Bool
     public var data: T
     public var meta: ResponseMeta
     public init(data: T, meta: ResponseMeta) { success = true; self.data = data; self.meta = meta }
+}
+
+private enum SuccessKeys: String, CodingKey { case success, data, meta }
+
+/// Encodable for any encodable payload (commands print ad-hoc data), decodable for decodable ones.
+extension SuccessResponse: Encodable where T: Encodable {
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: SuccessKeys.self)
+        try c.encode(success, forKey: .success)
+        try c.encode(data, forKey: .data)
+        try c.encode(meta, forKey: .meta)
+    }
+}
+
+extension SuccessResponse: Decodable where T: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: SuccessKeys.self)
+        success = try c.decode(Bool.self, forKey: .success)
+        data = try c.decode(T.self, forKey: .data)
+        meta = try c.decode(ResponseMeta.self, forKey: .meta)
+    }
 }
 
 public struct ErrorBody: Sendable, Equatable, Codable {

@@ -65,17 +65,53 @@ public enum DuplicateReason: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// What duplicate detection compares, computed once per Work so a queue of thousands can be checked fast.
+public struct MatchKey: Sendable {
+    public let externalIDs: Set<String>
+    public let isbn13s: [String: String]   // ISBN-13 form → as stored
+    let title: [Unicode.Scalar]
+    let authors: [Unicode.Scalar]
+    let hasAuthors: Bool
+    let unread: Bool
+
+    public init(_ work: Work) {
+        externalIDs = work.externalIDKeys
+        var isbns: [String: String] = [:]
+        for i in work.isbns { isbns[ISBN.toISBN13(i) ?? i] = isbns[ISBN.toISBN13(i) ?? i] ?? i }
+        isbn13s = isbns
+        title = Array(TextNormalization.normalize(work.title).unicodeScalars)
+        let names = work.authors.map(\.name)
+        hasAuthors = !names.isEmpty
+        authors = Array(Similarity.nameKey(names).unicodeScalars)
+        unread = work.hasUnreadTitle
+    }
+}
+
 public enum DuplicateRule {
     /// Seed 004: fuzzy matches count from 90 % similarity up.
     public static let fuzzyThreshold = 0.90
 
     /// The reason `a` and `b` are one Work, or nil. `threshold` lowers the fuzzy bar to list near misses.
     public static func match(_ a: Work, _ b: Work, threshold: Double = fuzzyThreshold) -> DuplicateReason? {
-        if let shared = a.externalIDKeys.intersection(b.externalIDKeys).sorted().first { return .externalID(shared) }
-        let bISBN13 = Set(b.isbns.map { ISBN.toISBN13($0) ?? $0 })
-        if let shared = a.isbns.first(where: { bISBN13.contains(ISBN.toISBN13($0) ?? $0) }) { return .isbn(shared) }
-        guard !a.hasUnreadTitle, !b.hasUnreadTitle else { return nil }
-        let s = Similarity.titleAndAuthors(a.title, a.authors.map(\.name), b.title, b.authors.map(\.name))
+        match(MatchKey(a), MatchKey(b), threshold: threshold, isbnOrder: a.isbns)
+    }
+
+    public static func match(_ a: MatchKey, _ b: MatchKey, threshold: Double = fuzzyThreshold, isbnOrder: [String]? = nil) -> DuplicateReason? {
+        if let shared = a.externalIDs.intersection(b.externalIDs).sorted().first { return .externalID(shared) }
+        if !a.isbn13s.isEmpty && !b.isbn13s.isEmpty {
+            let order = isbnOrder ?? a.isbn13s.values.sorted()
+            if let shared = order.first(where: { b.isbn13s[ISBN.toISBN13($0) ?? $0] != nil }) { return .isbn(shared) }
+        }
+        guard !a.unread, !b.unread else { return nil }
+        let both = a.hasAuthors && b.hasAuthors
+        // Bound the title ratio by the length difference before paying for the edit distance.
+        let longest = max(a.title.count, b.title.count)
+        if longest > 0 {
+            let bound = 1 - Double(abs(a.title.count - b.title.count)) / Double(longest)
+            if (both ? 0.7 * bound + 0.3 : bound) < threshold { return nil }
+        }
+        let t = Similarity.ratio(scalars: a.title, b.title)
+        let s = both ? 0.7 * t + 0.3 * Similarity.ratio(scalars: a.authors, b.authors) : t
         return s >= threshold ? .similarTitleAndAuthor(s) : nil
     }
 }

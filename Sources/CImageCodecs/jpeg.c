@@ -24,6 +24,11 @@ _Static_assert(sizeof(shelf_png_header) == 6 * sizeof(int32_t), "shelf_png_heade
 struct shelf_jpeg_error_mgr {
     struct jpeg_error_mgr pub; /* pub first: libjpeg hands us a jpeg_error_mgr pointer */
     jmp_buf escape;
+    int strict;    /* damage warnings are errors */
+    int finishing; /* every scanline is out: only damage warnings still count */
+    int damaged;   /* the jump came from a damage warning */
+    int saw_eof;   /* the data ran out (libjpeg substituted an EOI) */
+    char eof_message[JMSG_LENGTH_MAX];
     int code;
     char message[JMSG_LENGTH_MAX];
 };
@@ -31,6 +36,12 @@ struct shelf_jpeg_error_mgr {
 static void shelf_jpeg_error_exit(j_common_ptr c) {
     struct shelf_jpeg_error_mgr *e = (struct shelf_jpeg_error_mgr *)c->err;
     if (e->code == SHELF_OK) {
+        if (e->saw_eof) {
+            /* Whatever broke, it broke because the data ended early (a header cut short, ...). */
+            e->code = SHELF_ERR_TRUNCATED;
+            c->err->format_message(c, e->message);
+            longjmp(e->escape, 1);
+        }
         switch (c->err->msg_code) {
         /* Valid JPEGs this build cannot decode: say "unsupported", not "corrupt". */
         case JERR_BAD_PRECISION: case JERR_NOT_COMPILED: case JERR_SOF_UNSUPPORTED:
@@ -45,15 +56,53 @@ static void shelf_jpeg_error_exit(j_common_ptr c) {
     longjmp(e->escape, 1);
 }
 
-/* msg_level -1 is a warning. Only running out of data is fatal for us; the rest decode as djpeg would. */
+/* libjpeg's warnings that mean the pixels are damaged (it would paint grey or smear and carry on). */
+static int shelf_jpeg_warning_damages(const struct jpeg_error_mgr *err) {
+    switch (err->msg_code) {
+    case JWRN_HUFF_BAD_CODE: case JWRN_ARITH_BAD_CODE: case JWRN_HIT_MARKER:
+    case JWRN_MUST_RESYNC: case JWRN_BOGUS_PROGRESSION:
+        return 1;
+    case JWRN_EXTRANEOUS_DATA: {
+        /* A few stray bytes before a marker are common and harmless; hundreds left over before EOI or a
+         * restart marker mean the entropy decoder misread the scan. */
+        int count = err->msg_parm.i[0], marker = err->msg_parm.i[1];
+        return count > 256 && (marker == 0xD9 || (marker >= 0xD0 && marker <= 0xD7));
+    }
+    default: /* extraneous bytes between markers, unknown JFIF revision, odd SOS fields: harmless */
+        return 0;
+    }
+}
+
+/*
+ * msg_level -1 is a warning. libjpeg's memory source reports running out of data (JWRN_JPEG_EOF) and
+ * then feeds a fake EOI; whether that matters shows later. If the entropy decoder then needs bits it does
+ * not have, it warns JWRN_HIT_MARKER and paints grey: that is a truncated file. If it only prefetched past
+ * the end of a complete scan (the file lacks just its EOI), nothing is missing. Damage warnings are errors
+ * in strict mode (djpeg exits 2 on them too).
+ */
 static void shelf_jpeg_emit_message(j_common_ptr c, int msg_level) {
-    if (msg_level == -1 && c->err->msg_code == JWRN_JPEG_EOF) {
-        struct shelf_jpeg_error_mgr *e = (struct shelf_jpeg_error_mgr *)c->err;
+    if (msg_level != -1) return;
+    struct shelf_jpeg_error_mgr *e = (struct shelf_jpeg_error_mgr *)c->err;
+    c->err->num_warnings++;
+    if (c->err->msg_code == JWRN_JPEG_EOF) {
+        if (!e->finishing && !e->saw_eof) {
+            e->saw_eof = 1;
+            c->err->format_message(c, e->eof_message);
+        }
+        return;
+    }
+    if (e->finishing && c->err->msg_code == JWRN_HIT_MARKER) return;
+    if (e->saw_eof && !e->finishing && shelf_jpeg_warning_damages(c->err)) { /* HIT_MARKER, MUST_RESYNC, ... */
         e->code = SHELF_ERR_TRUNCATED;
+        memcpy(e->message, e->eof_message, sizeof e->message);
+        longjmp(e->escape, 1);
+    }
+    if (e->strict && shelf_jpeg_warning_damages(c->err)) {
+        e->damaged = 1;
+        e->code = SHELF_ERR_CORRUPT;
         c->err->format_message(c, e->message);
         longjmp(e->escape, 1);
     }
-    if (msg_level == -1) c->err->num_warnings++;
 }
 
 static void shelf_jpeg_progress(j_common_ptr c) {
@@ -69,6 +118,11 @@ static void shelf_jpeg_init_errors(struct shelf_jpeg_error_mgr *jerr) {
     jpeg_std_error(&jerr->pub);
     jerr->pub.error_exit = shelf_jpeg_error_exit;
     jerr->pub.emit_message = shelf_jpeg_emit_message;
+    jerr->strict = 1;
+    jerr->finishing = 0;
+    jerr->damaged = 0;
+    jerr->saw_eof = 0;
+    jerr->eof_message[0] = 0;
     jerr->code = SHELF_OK;
     jerr->message[0] = 0;
 }
@@ -101,12 +155,14 @@ static void shelf_jpeg_fill_header(j_decompress_ptr cinfo, shelf_jpeg_header *ou
     out->output_height = (int32_t)cinfo->output_height;
 }
 
-/* Output colour space for a stored one: libjpeg converts gray/YCbCr/RGB to RGB itself; CMYK/YCCK to CMYK. */
-static int shelf_jpeg_choose_output(j_decompress_ptr cinfo) {
+/* Output colour space for a stored one: libjpeg converts gray/YCbCr/RGB to RGB (or gray) itself; CMYK and
+ * YCCK come out as CMYK and are converted here. Returns the components libjpeg will deliver. */
+static int shelf_jpeg_choose_output(j_decompress_ptr cinfo, int channels) {
     switch (cinfo->jpeg_color_space) {
     case JCS_GRAYSCALE: case JCS_RGB: case JCS_YCbCr:
-        cinfo->out_color_space = JCS_EXT_RGB;
-        return 3;
+        /* Gray output from YCbCr is just Y: libjpeg skips the chroma IDCTs and colour conversion. */
+        cinfo->out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_EXT_RGB;
+        return channels == 1 ? 1 : 3;
     case JCS_CMYK: case JCS_YCCK:
         cinfo->out_color_space = JCS_CMYK;
         return 4;
@@ -131,7 +187,7 @@ int shelf_jpeg_read_header(const void *data, size_t size, int scale_denom, shelf
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, (const unsigned char *)data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
-    if (shelf_jpeg_choose_output(&cinfo) == 0) {
+    if (shelf_jpeg_choose_output(&cinfo, 3) == 0) {
         jerr.code = SHELF_ERR_UNSUPPORTED;
         snprintf(jerr.message, sizeof jerr.message, "unsupported JPEG colour space %d", (int)cinfo.jpeg_color_space);
         jpeg_destroy_decompress(&cinfo);
@@ -147,21 +203,24 @@ int shelf_jpeg_read_header(const void *data, size_t size, int scale_denom, shelf
 
 /* Adobe (Photoshop, phones) stores CMYK inverted; without the APP14 marker it is plain. Either way we
  * mix the ink multiplicatively, which is what Pillow, ImageMagick and browsers do without a profile. */
-static void shelf_cmyk_row_to_rgb(const JSAMPLE *in, unsigned char *out, JDIMENSION width, int inverted) {
-    for (JDIMENSION x = 0; x < width; x++, in += 4, out += 3) {
+static void shelf_cmyk_row_to(const JSAMPLE *in, unsigned char *out, JDIMENSION width, int inverted, int channels) {
+    for (JDIMENSION x = 0; x < width; x++, in += 4, out += channels) {
         unsigned c = in[0], m = in[1], y = in[2], k = in[3];
         if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
         /* now c,m,y,k are "amount of light let through": channel = c * k / 255, rounded */
         unsigned r = c * k + 128, g = m * k + 128, b = y * k + 128;
-        out[0] = (unsigned char)((r + (r >> 8)) >> 8);
-        out[1] = (unsigned char)((g + (g >> 8)) >> 8);
-        out[2] = (unsigned char)((b + (b >> 8)) >> 8);
+        r = (r + (r >> 8)) >> 8; g = (g + (g >> 8)) >> 8; b = (b + (b >> 8)) >> 8;
+        if (channels == 1) {
+            out[0] = (unsigned char)((77 * r + 150 * g + 29 * b + 128) >> 8); /* BT.601 luma, as ShelfImage */
+        } else {
+            out[0] = (unsigned char)r; out[1] = (unsigned char)g; out[2] = (unsigned char)b;
+        }
     }
 }
 
-int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fast_dct,
-                          void *out, size_t out_size, int32_t expected_width, int32_t expected_height,
-                          shelf_codec_error *err) {
+int shelf_jpeg_decode(const void *data, size_t size, int scale_denom, int fast_dct, int accept_damage,
+                      int channels, void *out, size_t out_size, int32_t expected_width, int32_t expected_height,
+                      shelf_codec_error *err) {
     struct jpeg_decompress_struct cinfo;
     struct shelf_jpeg_error_mgr jerr;
     struct jpeg_progress_mgr progress;
@@ -169,8 +228,10 @@ int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fa
     err->message[0] = 0;
     cinfo.err = &jerr.pub;
     shelf_jpeg_init_errors(&jerr);
+    jerr.strict = accept_damage ? 0 : 1;
     if (setjmp(jerr.escape)) {
         jpeg_destroy_decompress(&cinfo); /* frees every pool, including the CMYK row buffer */
+        if (jerr.finishing && !jerr.damaged) return SHELF_OK; /* junk after complete pixels */
         return shelf_jpeg_fail(&jerr, err);
     }
     jpeg_create_decompress(&cinfo);
@@ -178,7 +239,8 @@ int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fa
     cinfo.progress = &progress;
     jpeg_mem_src(&cinfo, (const unsigned char *)data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
-    int out_components = shelf_jpeg_choose_output(&cinfo);
+    if (channels != 1 && channels != 3) channels = 3;
+    int out_components = shelf_jpeg_choose_output(&cinfo, channels);
     if (out_components == 0) {
         jerr.code = SHELF_ERR_UNSUPPORTED;
         snprintf(jerr.message, sizeof jerr.message, "unsupported JPEG colour space %d", (int)cinfo.jpeg_color_space);
@@ -190,7 +252,7 @@ int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fa
     cinfo.dct_method = fast_dct ? JDCT_IFAST : JDCT_ISLOW;
     jpeg_calc_output_dimensions(&cinfo);
     if ((int32_t)cinfo.output_width != expected_width || (int32_t)cinfo.output_height != expected_height
-        || out_size != (size_t)cinfo.output_width * cinfo.output_height * 3) {
+        || out_size != (size_t)cinfo.output_width * cinfo.output_height * (size_t)channels) {
         jerr.code = SHELF_ERR_ARGUMENT;
         snprintf(jerr.message, sizeof jerr.message, "output buffer does not match %ux%u",
                  cinfo.output_width, cinfo.output_height);
@@ -198,10 +260,18 @@ int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fa
         return shelf_jpeg_fail(&jerr, err);
     }
     jpeg_start_decompress(&cinfo);
+    /* A multi-scan file has read all its scans by now; running out between two scans leaves a
+     * blurry but "complete" image that no warning flags, so any EOF here is a truncation. */
+    if (jerr.saw_eof && jpeg_has_multiple_scans(&cinfo)) {
+        jerr.code = SHELF_ERR_TRUNCATED;
+        memcpy(jerr.message, jerr.eof_message, sizeof jerr.message);
+        jpeg_destroy_decompress(&cinfo);
+        return shelf_jpeg_fail(&jerr, err);
+    }
 
     unsigned char *pixels = (unsigned char *)out;
-    const size_t stride = (size_t)cinfo.output_width * 3;
-    if (out_components == 3) {
+    const size_t stride = (size_t)cinfo.output_width * (size_t)channels;
+    if (out_components == channels) {
         /* Straight into the caller's buffer: no intermediate rows. */
         while (cinfo.output_scanline < cinfo.output_height) {
             JSAMPROW rows[8];
@@ -219,11 +289,13 @@ int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fa
         while (cinfo.output_scanline < cinfo.output_height) {
             JDIMENSION y = cinfo.output_scanline;
             if (jpeg_read_scanlines(&cinfo, cmyk, 1) == 1)
-                shelf_cmyk_row_to_rgb(cmyk[0], pixels + (size_t)y * stride, cinfo.output_width, inverted);
+                shelf_cmyk_row_to(cmyk[0], pixels + (size_t)y * stride, cinfo.output_width, inverted, channels);
         }
     }
-    /* Trailing data after the last scanline (a missing EOI, garbage) does not make the image wrong. */
-    jpeg_abort_decompress(&cinfo);
+    /* Reading on to EOI reveals leftover entropy data (a misread scan) in strict mode. A missing EOI or
+     * a broken marker after complete pixels does not make the image wrong, so those still succeed. */
+    jerr.finishing = 1;
+    if (jerr.strict) jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
     return SHELF_OK;
 }

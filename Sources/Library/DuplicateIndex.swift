@@ -15,8 +15,9 @@ public struct DuplicateCandidate: Sendable, Equatable {
 /// the session verifies.
 public struct DuplicateIndex: Sendable {
     struct Entry: Sendable {
-        var work: Work   // title, credits, external IDs and editions only
-        var normalizedLength: Int
+        var title: String
+        var authors: [String]
+        var key: MatchKey
     }
     private var entries: [Work.ID: Entry] = [:]
 
@@ -26,23 +27,18 @@ public struct DuplicateIndex: Sendable {
 
     public mutating func add(_ work: Work) {
         guard let id = work.id else { return }
-        entries[id] = Entry(work: work, normalizedLength: TextNormalization.normalize(work.title).unicodeScalars.count)
+        entries[id] = Entry(title: work.title, authors: work.authors.map(\.name), key: MatchKey(work))
     }
 
     public mutating func remove(_ id: Work.ID) { entries[id] = nil }
 
     /// Best matches first. `threshold` below seed 004's 0.90 lists near misses a person may still merge.
     public func candidates(for work: Work, threshold: Double = 0.75, limit: Int = 5) -> [DuplicateCandidate] {
-        let length = TextNormalization.normalize(work.title).unicodeScalars.count
+        let key = MatchKey(work)
         var found: [DuplicateCandidate] = []
         for (id, entry) in entries where id != work.id {
-            // A title this much longer or shorter cannot reach the threshold: skip the edit distance.
-            let longest = max(length, entry.normalizedLength)
-            let cheapBound = longest == 0 ? 1 : 1 - Double(abs(length - entry.normalizedLength)) / Double(longest)
-            let hasIDs = !work.externalIDKeys.isEmpty || !work.isbns.isEmpty
-            if !hasIDs && cheapBound < threshold - 0.3 { continue }
-            if let reason = DuplicateRule.match(work, entry.work, threshold: threshold) {
-                found.append(DuplicateCandidate(id: id, title: entry.work.title, authors: entry.work.authors.map(\.name), reason: reason))
+            if let reason = DuplicateRule.match(key, entry.key, threshold: threshold, isbnOrder: work.isbns) {
+                found.append(DuplicateCandidate(id: id, title: entry.title, authors: entry.authors, reason: reason))
             }
         }
         return Array(found.sorted { ($0.reason.similarity, -$0.id) > ($1.reason.similarity, -$1.id) }.prefix(limit))

@@ -31,19 +31,36 @@ public struct ReviewItem: Sendable, Equatable {
 extension LibraryStore {
     static let summarySQL = """
         SELECT w.id, w.title, w.reviewStatus, w.readingConfidence, w.detectionConfidence, w.photoContentHash,
-               w.spineRow, w.spinePosition, w.revision,
-               (SELECT group_concat(name, char(31)) FROM (SELECT a.name FROM credit c JOIN author a ON a.id = c.authorId
-                 WHERE c.workId = w.id AND c.role = 'author' ORDER BY c.position)) AS authorNames
+               w.spineRow, w.spinePosition, w.revision
         FROM work w
         """
 
+    /// Summaries plus their author names, fetched in one more query rather than one per row.
+    static func summaries(_ db: Database, where clause: String, order: String, limit: Int?, offset: Int) throws -> [WorkSummary] {
+        var list: [WorkSummary] = []
+        let cursor = try Row.fetchCursor(db, sql: summarySQL + " WHERE \(clause) ORDER BY \(order) LIMIT ? OFFSET ?",
+                                         arguments: [limit ?? -1, offset])
+        while let row = try cursor.next() { list.append(summary(row)) }
+        guard !list.isEmpty else { return list }
+        let ids = list.map(\.id)
+        let range = limit == nil && offset == 0 ? "" : "AND c.workId IN (\(ids.map { String($0) }.joined(separator: ",")))"
+        var names: [Int64: [String]] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT c.workId, a.name FROM credit c JOIN author a ON a.id = c.authorId
+            WHERE c.role = 'author' \(range) ORDER BY c.workId, c.position
+            """)
+        while let row = try rows.next() { names[row[0], default: []].append(row[1]) }
+        for i in list.indices { list[i].authors = names[list[i].id] ?? [] }
+        return list
+    }
+
+    /// Columns by index: this runs ten thousand times per listing.
     static func summary(_ row: Row) -> WorkSummary {
-        let names: String? = row["authorNames"]
-        return WorkSummary(id: row["id"], title: row["title"], authors: names?.split(separator: "\u{1F}").map(String.init) ?? [],
-                           reviewStatus: ReviewStatus(rawValue: row["reviewStatus"]) ?? .needsReview,
-                           readingConfidence: row["readingConfidence"], detectionConfidence: row["detectionConfidence"],
-                           photoContentHash: row["photoContentHash"], row: row["spineRow"], position: row["spinePosition"],
-                           revision: row["revision"])
+        WorkSummary(id: row[0], title: row[1], authors: [],
+                           reviewStatus: ReviewStatus(rawValue: row[2]) ?? .needsReview,
+                           readingConfidence: row[3], detectionConfidence: row[4],
+                           photoContentHash: row[5], row: row[6], position: row[7],
+                           revision: row[8])
     }
 
     public func pendingCount() throws -> Int {
@@ -53,16 +70,14 @@ extension LibraryStore {
     /// The pending queue in filing order (photo by photo, shelf by shelf, left to right).
     public func pendingSummaries(limit: Int? = nil, offset: Int = 0) throws -> [WorkSummary] {
         try read { db in
-            try Row.fetchAll(db, sql: Self.summarySQL + " WHERE w.reviewStatus = 'needsReview' ORDER BY w.id LIMIT ? OFFSET ?",
-                             arguments: [limit ?? -1, offset]).map(Self.summary)
+            try Self.summaries(db, where: "w.reviewStatus = 'needsReview'", order: "w.id", limit: limit, offset: offset)
         }
     }
 
     /// Reviewed Works (verified or edited), by title.
     public func librarySummaries(limit: Int? = nil, offset: Int = 0) throws -> [WorkSummary] {
         try read { db in
-            try Row.fetchAll(db, sql: Self.summarySQL + " WHERE w.reviewStatus != 'needsReview' ORDER BY w.normalizedTitle, w.id LIMIT ? OFFSET ?",
-                             arguments: [limit ?? -1, offset]).map(Self.summary)
+            try Self.summaries(db, where: "w.reviewStatus != 'needsReview'", order: "w.normalizedTitle, w.id", limit: limit, offset: offset)
         }
     }
 
@@ -75,7 +90,7 @@ extension LibraryStore {
         try read { db in
             let records = try WorkRecord.fetchAll(db, sql: includePending
                 ? "SELECT * FROM work ORDER BY id" : "SELECT * FROM work WHERE reviewStatus != 'needsReview' ORDER BY id")
-            return try records.map { try WorkGraph.loadRelations(db, $0.bareModel) }
+            return try WorkGraph.loadAll(db, records)
         }
     }
 

@@ -32,6 +32,41 @@ enum WorkGraph {
         return w
     }
 
+    /// Many Works at once: four queries in all instead of three per Work (export, duplicate index).
+    static func loadAll(_ db: Database, _ records: [WorkRecord]) throws -> [Work] {
+        guard !records.isEmpty else { return [] }
+        let all = records.count > 500
+        let ids = records.compactMap(\.id)
+        let filter = all ? "" : "WHERE workId IN (\(ids.map { String($0) }.joined(separator: ",")))"
+        var credits: [Int64: [Credit]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT a.*, c.workId, c.role FROM credit c JOIN author a ON a.id = c.authorId \(filter.replacingOccurrences(of: "workId", with: "c.workId"))
+            ORDER BY c.workId, c.position
+            """) {
+            let workId: Int64 = row["workId"]
+            let author = try AuthorRecord(row: row).model
+            let role = ContributorRole(rawValue: row["role"]) ?? .author
+            if let i = credits[workId]?.firstIndex(where: { $0.author.id == author.id }) {
+                credits[workId]![i].roles.insert(role)
+            } else {
+                credits[workId, default: []].append(Credit(author: author, roles: [role]))
+            }
+        }
+        var editions: [Int64: [Edition]] = [:]
+        for e in try EditionRecord.fetchAll(db, sql: "SELECT * FROM edition \(filter) ORDER BY id") {
+            if let w = e.workId { editions[w, default: []].append(e.model) }
+        }
+        var entries: [Int64: UserLibraryEntry] = [:]
+        for e in try EntryRecord.fetchAll(db, sql: "SELECT * FROM libraryEntry \(filter)") { entries[e.workId] = e.model }
+        return records.map { r in
+            var w = r.bareModel
+            w.credits = credits[r.id!] ?? []
+            w.editions = editions[r.id!] ?? []
+            w.libraryEntry = entries[r.id!]
+            return w
+        }
+    }
+
     /// Inserts or updates the Work and everything it holds; returns it with every ID filled.
     /// - Parameter bump: raise `revision` (every real change does; a restore sets it itself).
     @discardableResult

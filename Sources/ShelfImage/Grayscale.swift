@@ -2,7 +2,7 @@ extension RGBImage {
     /// Luma with BT.601 weights (0.299, 0.587, 0.114) in 8-bit fixed point, as JPEG's own Y channel.
     public func grayscale() -> GrayImage {
         let n = width * height
-        let out = [UInt8](unsafeUninitializedCapacity: n) { dst, initialized in
+        let out = PixelBuffer.make(count: n) { dst, initialized in
             pixels.withUnsafeBufferPointer { s in
                 let p = s.baseAddress!
                 for i in 0..<n {
@@ -20,7 +20,7 @@ extension GrayImage {
     /// The same image with the gray value in all three channels.
     public func rgb() -> RGBImage {
         let n = width * height
-        let out = [UInt8](unsafeUninitializedCapacity: n * 3) { dst, initialized in
+        let out = PixelBuffer.make(count: n * 3) { dst, initialized in
             pixels.withUnsafeBufferPointer { s in
                 for i in 0..<n {
                     let v = s[i]

@@ -15,6 +15,17 @@ public enum ImageDecoder {
         try decode(data, options: options, name: "image data")
     }
 
+    /// Decodes to 8-bit luma (BT.601), orientation applied like `decode`. For JPEG this is much cheaper
+    /// than RGB: libjpeg outputs the Y channel directly and skips the chroma IDCTs and colour conversion,
+    /// which is what a detector working on gray at 1/4 scale wants.
+    public static func decodeGray(_ data: [UInt8], options: DecodeOptions = .init()) throws(ShelfImageError) -> GrayImage {
+        try decodeGray(data, options: options, name: "image data")
+    }
+
+    public static func decodeGray(fileAt path: String, options: DecodeOptions = .init()) throws(ShelfImageError) -> GrayImage {
+        try decodeGray(try FileBytes.contents(of: path), options: options, name: path)
+    }
+
     public static func info(fileAt path: String) throws(ShelfImageError) -> ImageInfo {
         try info(try FileBytes.contents(of: path), name: path)
     }
@@ -31,7 +42,7 @@ public enum ImageDecoder {
         let info = try info(data, name: path)
         if verifyingData {
             switch info.format {
-            case .jpeg: _ = try decodeJPEG(data, scale: 8, maxPixels: DecodeOptions().maxPixels, name: path)
+            case .jpeg: _ = try decodeJPEG(data, scale: 8, maxPixels: DecodeOptions().maxPixels, channels: 1, name: path)
             case .png: _ = try decodePNG(data, maxPixels: DecodeOptions().maxPixels, name: path)
             }
         }
@@ -53,24 +64,48 @@ public enum ImageDecoder {
     }
 
     static func decode(_ data: [UInt8], options: DecodeOptions, name: String) throws(ShelfImageError) -> RGBImage {
+        let r = try decodePixels(data, options: options, channels: 3, name: name)
+        return RGBImage(width: r.width, height: r.height, pixels: r.pixels)
+    }
+
+    static func decodeGray(_ data: [UInt8], options: DecodeOptions, name: String) throws(ShelfImageError) -> GrayImage {
+        let r = try decodePixels(data, options: options, channels: 1, name: name)
+        return GrayImage(width: r.width, height: r.height, pixels: r.pixels)
+    }
+
+    /// Sniff, decode (straight to `channels`), reduce, orient: the one decode path for RGB and gray.
+    static func decodePixels(_ data: [UInt8], options: DecodeOptions, channels: Int, name: String)
+        throws(ShelfImageError) -> (pixels: [UInt8], width: Int, height: Int)
+    {
         let format = try FormatSniffer.format(of: data, name: name)
         let scale = options.scaleDenominator
         guard [1, 2, 4, 8].contains(scale) else {
             throw ShelfImageError(code: .invalidArgument, message: "Cannot decode \(name): scale 1/\(scale) is not one of 1/1, 1/2, 1/4, 1/8.")
         }
-        let image: RGBImage
+        var r: (pixels: [UInt8], width: Int, height: Int)
         let orientation: Int
         switch format {
         case .jpeg:
-            image = try decodeJPEG(data, scale: scale, maxPixels: options.maxPixels, name: name)
+            r = try decodeJPEG(data, scale: scale, maxPixels: options.maxPixels, acceptsDamage: options.acceptsDamagedData,
+                               channels: channels, name: name)
             orientation = options.applyOrientation ? ExifOrientation.inJPEG(data) : 1
         case .png:
             let full = try decodePNG(data, maxPixels: options.maxPixels, name: name)
-            image = scale == 1 ? full
+            var image = scale == 1 ? full
                 : full.areaResized(width: (full.width + scale - 1) / scale, height: (full.height + scale - 1) / scale)
+            if channels == 1 {
+                let gray = image.grayscale()
+                r = (gray.pixels, gray.width, gray.height)
+            } else {
+                r = (image.pixels, image.width, image.height)
+            }
+            image = RGBImage(width: 0, height: 0, pixels: [])
             orientation = options.applyOrientation ? ExifOrientation.inPNG(data) : 1
         }
-        return orientation == 1 ? image : image.oriented(exif: orientation)
+        if orientation != 1 {
+            r = Orienter.apply(r.pixels, width: r.width, height: r.height, channels: channels, exif: orientation)
+        }
+        return r
     }
 
     static func checkLimit(width: Int, height: Int, maxPixels: Int, name: String) throws(ShelfImageError) {
@@ -104,21 +139,22 @@ public enum ImageDecoder {
         return header
     }
 
-    static func decodeJPEG(_ data: [UInt8], scale: Int, maxPixels: Int, name: String) throws(ShelfImageError) -> RGBImage {
+    static func decodeJPEG(_ data: [UInt8], scale: Int, maxPixels: Int, acceptsDamage: Bool = false, channels: Int = 3,
+                           name: String) throws(ShelfImageError) -> (pixels: [UInt8], width: Int, height: Int) {
         let h = try jpegHeader(data, scale: scale, name: name)
         try checkLimit(width: Int(h.width), height: Int(h.height), maxPixels: maxPixels, name: name)
         let width = Int(h.output_width), height = Int(h.output_height)
         var err = shelf_codec_error()
         var rc: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, initialized in
+        let pixels = PixelBuffer.make(count: width * height * channels) { buffer, initialized in
             rc = data.withUnsafeBytes { raw in
-                shelf_jpeg_decode_rgb(raw.baseAddress, raw.count, Int32(scale), 0,
-                                      buffer.baseAddress, buffer.count, h.output_width, h.output_height, &err)
+                shelf_jpeg_decode(raw.baseAddress, raw.count, Int32(scale), 0, acceptsDamage ? 1 : 0, Int32(channels),
+                                  buffer.baseAddress, width * height * channels, h.output_width, h.output_height, &err)
             }
-            initialized = rc == Int32(SHELF_OK) ? buffer.count : 0
+            initialized = rc == Int32(SHELF_OK) ? width * height * channels : 0
         }
         try CodecCall.check(rc, err, codec: "libjpeg", action: "decode", name: name)
-        return RGBImage(width: width, height: height, pixels: pixels)
+        return (pixels, width, height)
     }
 
     // MARK: PNG
@@ -149,11 +185,11 @@ public enum ImageDecoder {
         let width = Int(h.width), height = Int(h.height)
         var err = shelf_codec_error()
         var rc: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, initialized in
+        let pixels = PixelBuffer.make(count: width * height * 3) { buffer, initialized in
             rc = data.withUnsafeBytes { raw in
-                shelf_png_decode_rgb(raw.baseAddress, raw.count, buffer.baseAddress, buffer.count, h.width, h.height, &err)
+                shelf_png_decode_rgb(raw.baseAddress, raw.count, buffer.baseAddress, width * height * 3, h.width, h.height, &err)
             }
-            initialized = rc == Int32(SHELF_OK) ? buffer.count : 0
+            initialized = rc == Int32(SHELF_OK) ? width * height * 3 : 0
         }
         try CodecCall.check(rc, err, codec: "libpng", action: "decode", name: name)
         return RGBImage(width: width, height: height, pixels: pixels)

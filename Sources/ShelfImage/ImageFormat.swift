@@ -37,11 +37,17 @@ public struct DecodeOptions: Sendable {
     public var scaleDenominator: Int = 1
     /// Apply the EXIF orientation so the result is upright. Default true.
     public var applyOrientation: Bool = true
+    /// Return an image even when libjpeg reports damaged entropy data (bad Huffman codes, lost sync),
+    /// which it patches with grey or smeared blocks. Default false: a damaged photo is a `.corrupt` error,
+    /// as djpeg's non-zero exit says. Truncated data is always an error.
+    public var acceptsDamagedData: Bool = false
 
-    public init(maxPixels: Int = 150_000_000, scaleDenominator: Int = 1, applyOrientation: Bool = true) {
+    public init(maxPixels: Int = 150_000_000, scaleDenominator: Int = 1, applyOrientation: Bool = true,
+                acceptsDamagedData: Bool = false) {
         self.maxPixels = maxPixels
         self.scaleDenominator = scaleDenominator
         self.applyOrientation = applyOrientation
+        self.acceptsDamagedData = acceptsDamagedData
     }
 }
 

@@ -17,54 +17,9 @@ extension RGBImage {
     public func rotated(_ r: Rotation) -> RGBImage { oriented(exif: r.exif) }
 
     /// Applies EXIF orientation `o` (1-8): the result is what a viewer shows.
-    ///
-    /// Every orientation is an affine map from output pixel to source pixel, so one loop serves all eight;
-    /// it walks the output in 32x32 tiles so the source column reads of the transposing orientations
-    /// (5-8) stay in cache.
     func oriented(exif o: Int) -> RGBImage {
-        guard (2...8).contains(o), width > 0, height > 0 else { return self }
-        let w = width, h = height
-        let transposes = o >= 5
-        let outW = transposes ? h : w, outH = transposes ? w : h
-        let row = w * 3
-        // Source byte offset = origin + ox * stepX + oy * stepY.
-        let (origin, stepX, stepY): (Int, Int, Int)
-        switch o {
-        case 2: (origin, stepX, stepY) = ((w - 1) * 3, -3, row)
-        case 3: (origin, stepX, stepY) = ((h - 1) * row + (w - 1) * 3, -3, -row)
-        case 4: (origin, stepX, stepY) = ((h - 1) * row, 3, -row)
-        case 5: (origin, stepX, stepY) = (0, row, 3)                             // transpose
-        case 6: (origin, stepX, stepY) = ((h - 1) * row, -row, 3)                // 90 clockwise
-        case 7: (origin, stepX, stepY) = ((h - 1) * row + (w - 1) * 3, -row, -3) // transverse
-        default: (origin, stepX, stepY) = ((w - 1) * 3, row, -3)                 // 8: 90 counter-clockwise
-        }
-        let tile = 32
-        let out = [UInt8](unsafeUninitializedCapacity: outW * outH * 3) { dst, initialized in
-            pixels.withUnsafeBufferPointer { srcBuffer in
-                let src = srcBuffer.baseAddress!, d = dst.baseAddress!
-                var ty = 0
-                while ty < outH {
-                    let yEnd = min(ty + tile, outH)
-                    var tx = 0
-                    while tx < outW {
-                        let xEnd = min(tx + tile, outW)
-                        for oy in ty..<yEnd {
-                            var s = origin + oy * stepY + tx * stepX
-                            var t = (oy * outW + tx) * 3
-                            for _ in tx..<xEnd {
-                                d[t] = src[s]; d[t + 1] = src[s + 1]; d[t + 2] = src[s + 2]
-                                s += stepX
-                                t += 3
-                            }
-                        }
-                        tx = xEnd
-                    }
-                    ty = yEnd
-                }
-            }
-            initialized = outW * outH * 3
-        }
-        return RGBImage(width: outW, height: outH, pixels: out)
+        let r = Orienter.apply(pixels, width: width, height: height, channels: 3, exif: o)
+        return RGBImage(width: r.width, height: r.height, pixels: r.pixels)
     }
 
     /// The rectangle intersected with the image; an empty intersection gives a 0x0 image.
@@ -82,5 +37,77 @@ extension RGBImage {
             out.append(contentsOf: pixels[start..<start + cw * 3])
         }
         return RGBImage(width: cw, height: ch, pixels: out)
+    }
+}
+
+extension GrayImage {
+    /// Rotates by a quarter, half or three-quarter turn.
+    public func rotated(_ r: Rotation) -> GrayImage { oriented(exif: r.exif) }
+
+    /// Applies EXIF orientation `o` (1-8).
+    func oriented(exif o: Int) -> GrayImage {
+        let r = Orienter.apply(pixels, width: width, height: height, channels: 1, exif: o)
+        return GrayImage(width: r.width, height: r.height, pixels: r.pixels)
+    }
+}
+
+/// The eight EXIF orientations over interleaved 8-bit buffers of 1 or 3 channels.
+enum Orienter {
+    /// Every orientation is an affine map from output pixel to source pixel, so one loop serves all eight;
+    /// it walks the output in 32x32 tiles so the source column reads of the transposing orientations
+    /// (5-8) stay in cache.
+    static func apply(_ pixels: [UInt8], width w: Int, height h: Int, channels c: Int, exif o: Int)
+        -> (pixels: [UInt8], width: Int, height: Int)
+    {
+        guard (2...8).contains(o), w > 0, h > 0 else { return (pixels, w, h) }
+        let transposes = o >= 5
+        let outW = transposes ? h : w, outH = transposes ? w : h
+        let row = w * c
+        // Source byte offset = origin + ox * stepX + oy * stepY.
+        let (origin, stepX, stepY): (Int, Int, Int)
+        switch o {
+        case 2: (origin, stepX, stepY) = ((w - 1) * c, -c, row)
+        case 3: (origin, stepX, stepY) = ((h - 1) * row + (w - 1) * c, -c, -row)
+        case 4: (origin, stepX, stepY) = ((h - 1) * row, c, -row)
+        case 5: (origin, stepX, stepY) = (0, row, c)                             // transpose
+        case 6: (origin, stepX, stepY) = ((h - 1) * row, -row, c)                // 90 clockwise
+        case 7: (origin, stepX, stepY) = ((h - 1) * row + (w - 1) * c, -row, -c) // transverse
+        default: (origin, stepX, stepY) = ((w - 1) * c, row, -c)                 // 8: 90 counter-clockwise
+        }
+        let tile = 32
+        let out = PixelBuffer.make(count: outW * outH * c) { dst, initialized in
+            pixels.withUnsafeBufferPointer { srcBuffer in
+                let src = srcBuffer.baseAddress!, d = dst.baseAddress!
+                var ty = 0
+                while ty < outH {
+                    let yEnd = min(ty + tile, outH)
+                    var tx = 0
+                    while tx < outW {
+                        let xEnd = min(tx + tile, outW)
+                        for oy in ty..<yEnd {
+                            var s = origin + oy * stepY + tx * stepX
+                            var t = (oy * outW + tx) * c
+                            if c == 3 {
+                                for _ in tx..<xEnd {
+                                    d[t] = src[s]; d[t + 1] = src[s + 1]; d[t + 2] = src[s + 2]
+                                    s += stepX
+                                    t += 3
+                                }
+                            } else {
+                                for _ in tx..<xEnd {
+                                    d[t] = src[s]
+                                    s += stepX
+                                    t += 1
+                                }
+                            }
+                        }
+                        tx = xEnd
+                    }
+                    ty = yEnd
+                }
+            }
+            initialized = outW * outH * c
+        }
+        return (out, outW, outH)
     }
 }

@@ -99,7 +99,7 @@ enum Resampler {
         let xt = areaTaps(from: width, to: outW), yt = areaTaps(from: height, to: outH)
         let rowLen = width * c
         var acc = [Float](repeating: 0, count: rowLen)
-        return [UInt8](unsafeUninitializedCapacity: outW * outH * c) { dst, initialized in
+        return PixelBuffer.make(count: outW * outH * c) { dst, initialized in
             src.withUnsafeBufferPointer { s in
                 acc.withUnsafeMutableBufferPointer { a in
                     xt.source.withUnsafeBufferPointer { xs in
@@ -149,7 +149,7 @@ enum Resampler {
         }
         let xa = axis(width, outW), ya = axis(height, outH)
         let rowLen = width * c
-        return [UInt8](unsafeUninitializedCapacity: outW * outH * c) { dst, initialized in
+        return PixelBuffer.make(count: outW * outH * c) { dst, initialized in
             src.withUnsafeBufferPointer { s in
                 let base = s.baseAddress!
                 var t = 0

@@ -11,12 +11,12 @@ extension RGBImage {
         guard width > 0, height > 0 else { return RGBImage(width: outW, height: outH) }
         let m = Homography(unitSquareTo: quad)
         let w = width, h = height, row = w * 3
-        let pixels = [UInt8](unsafeUninitializedCapacity: outW * outH * 3) { dst, initialized in
+        let pixels = PixelBuffer.make(count: outW * outH * 3) { dst, initialized in
             self.pixels.withUnsafeBufferPointer { s in
                 let src = s.baseAddress!
                 var d = dst.baseAddress!
                 let du = 1.0 / Double(outW)
-                let maxX = Double(w - 1), maxY = Double(h - 1)
+                let maxX = Double((w - 1) << 8), maxY = Double((h - 1) << 8)
                 for oy in 0..<outH {
                     let v = (Double(oy) + 0.5) / Double(outH)
                     // Numerators and denominator are linear in u: step them along the row.
@@ -25,22 +25,23 @@ extension RGBImage {
                     var nz = m.g * (0.5 * du) + m.h * v + 1
                     let sx = m.a * du, sy = m.d * du, sz = m.g * du
                     for _ in 0..<outW {
-                        let inv = 1 / nz
-                        // Pixel centres sit at +0.5: shift so integer coordinates hit pixel centres.
-                        let px = min(maxX, max(0, nx * inv - 0.5)), py = min(maxY, max(0, ny * inv - 0.5))
-                        var x0 = Int(px), y0 = Int(py)
-                        var fx = Int(((px - Double(x0)) * 256).rounded())
-                        var fy = Int(((py - Double(y0)) * 256).rounded())
-                        if fx == 256 { x0 += 1; fx = 0 }
-                        if fy == 256 { y0 += 1; fy = 0 }
-                        let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-                        let p00 = src + y0 * row + x0 * 3, p01 = src + y0 * row + x1 * 3
-                        let p10 = src + y1 * row + x0 * 3, p11 = src + y1 * row + x1 * 3
+                        let inv = m.isAffine ? 1 : 1 / nz
+                        // Source position in 1/256 pixel units; pixel centres sit at +0.5, so shift by half a
+                        // pixel and round. Clamping repeats the edge pixels outside the image.
+                        var fxq = (nx * inv) * 256 - 127.5, fyq = (ny * inv) * 256 - 127.5
+                        if !(fxq > 0) { fxq = 0 } else if fxq > maxX { fxq = maxX } // also catches NaN
+                        if !(fyq > 0) { fyq = 0 } else if fyq > maxY { fyq = maxY }
+                        let qx = Int(fxq), qy = Int(fyq)
+                        let x0 = qx >> 8, y0 = qy >> 8, fx = qx & 255, fy = qy & 255
+                        let p00 = src + y0 * row + x0 * 3
+                        let p01 = fx == 0 ? p00 : p00 + 3
+                        let p10 = fy == 0 ? p00 : p00 + row
+                        let p11 = fx == 0 ? p10 : p10 + 3
                         let gx = 256 - fx, gy = 256 - fy
                         for ch in 0..<3 {
-                            let top = Int(p00[ch]) * gx + Int(p01[ch]) * fx
-                            let bottom = Int(p10[ch]) * gx + Int(p11[ch]) * fx
-                            d[ch] = UInt8(truncatingIfNeeded: (top * gy + bottom * fy + 32768) >> 16)
+                            let top = Int(p00[ch]) &* gx &+ Int(p01[ch]) &* fx
+                            let bottom = Int(p10[ch]) &* gx &+ Int(p11[ch]) &* fx
+                            d[ch] = UInt8(truncatingIfNeeded: (top &* gy &+ bottom &* fy &+ 32768) >> 16)
                         }
                         d += 3
                         nx += sx; ny += sy; nz += sz
@@ -57,6 +58,9 @@ extension RGBImage {
 /// y = (d u + e v + f) / (g u + h v + 1). Heckbert's closed form; parallelograms get g = h = 0.
 struct Homography {
     var a, b, c, d, e, f, g, h: Double
+
+    /// A parallelogram: no per-pixel division needed.
+    var isAffine: Bool { g == 0 && h == 0 }
 
     init(unitSquareTo q: Quad) {
         let x0 = q.topLeft.x, y0 = q.topLeft.y, x1 = q.topRight.x, y1 = q.topRight.y

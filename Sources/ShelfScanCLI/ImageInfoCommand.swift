@@ -14,8 +14,7 @@ extension ImageCommand {
                   completion: .file(extensions: ["jpg", "jpeg", "png"]))
         var path: String
 
-        @Flag(help: "Print a seed-004 JSON envelope instead of text.")
-        var json = false
+        @OptionGroup var output: OutputOptions
 
         @Flag(help: "Read only the header; skip checking that the image data decodes (faster, misses truncation).")
         var headerOnly = false
@@ -32,10 +31,10 @@ extension ImageCommand {
             do {
                 info = try ImageDecoder.info(fileAt: path, verifyingData: !headerOnly)
             } catch {
-                if json { print(Envelope<Empty>(error: error, path: path).encoded()) }
+                if output.json { print(Envelope<Empty>(error: error, path: path).encoded()) }
                 throw ImageCommand.report(error)
             }
-            if json {
+            if output.json {
                 let payload = Payload(path: path, format: info.format.rawValue, width: info.width, height: info.height,
                                       orientation: info.orientation, uprightWidth: info.uprightWidth,
                                       uprightHeight: info.uprightHeight)

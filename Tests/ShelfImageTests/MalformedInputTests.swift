@@ -127,6 +127,37 @@ struct MalformedInputTests {
         #expect(Self.dataCodes.contains(e4.code))
     }
 
+    /// Damage libjpeg would paint over (a stray restart marker, a zeroed run of entropy data) is an
+    /// error by default and an image on request; PNG's CRC and Adler-32 catch the same in PNG.
+    @Test func damagedEntropyData() throws {
+        let jpeg = try TestImages.card(width: 160, height: 120, noise: 60).jpegData(quality: 90)
+        let sosFound: Int? = (0..<jpeg.count - 1).first { (i: Int) -> Bool in jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA }
+        let sos = try #require(sosFound)
+        let mid = (sos + jpeg.count) / 2
+        var marker = jpeg
+        marker[mid] = 0xFF; marker[mid + 1] = 0xD5
+        var zeroed = jpeg
+        for i in mid..<(mid + 600) { zeroed[i] = 0 }
+        for damaged in [marker, zeroed] {
+            guard case .failure(let e) = Self.outcome(damaged) else { Issue.record("damaged JPEG decoded"); continue }
+            #expect(e.code == .corrupt)
+            #expect(e.cause?.contains("Corrupt JPEG data") == true)
+            let tolerant = try ImageDecoder.decode(damaged, options: DecodeOptions(acceptsDamagedData: true))
+            #expect(tolerant.width == 160 && tolerant.height == 120)
+        }
+        // Junk after complete pixels (no EOI, garbage instead) is not damage.
+        let junkTail = Array(jpeg[0..<(jpeg.count - 2)]) + [0x12, 0x34, 0x56]
+        #expect(try ImageDecoder.decode(junkTail) == ImageDecoder.decode(jpeg))
+
+        var png = try TestImages.card(width: 40, height: 30, noise: 60).pngData()
+        let idatTag: [UInt8] = Array("IDAT".utf8)
+        let found: Int? = (8..<png.count - 4).first { (i: Int) -> Bool in Array(png[i..<(i + 4)]) == idatTag }
+        let idat = try #require(found)
+        png[idat + 40] ^= 0x10 // breaks the chunk CRC
+        guard case .failure(let e) = Self.outcome(png) else { Issue.record("PNG with a bad CRC decoded"); return }
+        #expect(e.code == .corrupt)
+    }
+
     @Test func validButUnsupportedJPEGsSaySo() throws {
         let jpeg = try TestImages.card(width: 16, height: 16).jpegData()
         let sof = try #require(sofOffset(jpeg))

@@ -44,6 +44,38 @@ struct OperationTests {
         #expect(abs(Int(out.pixels[last]) - 67) <= 3 && abs(Int(out.pixels[last + 1]) - 178) <= 3)
     }
 
+    @Test func warpUndoesPerspective() {
+        // A ramp that encodes position: red = x, green = y (both in source pixels).
+        var px = [UInt8](repeating: 0, count: 200 * 200 * 3)
+        for y in 0..<200 { for x in 0..<200 { px[(y * 200 + x) * 3] = UInt8(x); px[(y * 200 + x) * 3 + 1] = UInt8(y) } }
+        let ramp = RGBImage(width: 200, height: 200, pixels: px)
+        // A trapezoid: narrow at the top, as a spine seen from below.
+        let q = Quad(topLeft: Point(x: 90, y: 20), topRight: Point(x: 110, y: 20),
+                     bottomRight: Point(x: 130, y: 180), bottomLeft: Point(x: 70, y: 180))
+        let out = ramp.warped(q, width: 30, height: 160)
+        func at(_ x: Int, _ y: Int) -> (Int, Int) { (Int(out.pixels[(y * 30 + x) * 3]), Int(out.pixels[(y * 30 + x) * 3 + 1])) }
+        let tl = at(0, 0), br = at(29, 159)
+        #expect(abs(tl.0 - 90) <= 1 && abs(tl.1 - 20) <= 1)
+        #expect(abs(br.0 - 129) <= 1 && abs(br.1 - 179) <= 1)
+        // The vertical centre line of the output is the quad's axis: x stays 100 all the way down.
+        for y in stride(from: 0, to: 160, by: 20) { #expect(abs(at(15, y).0 - 100) <= 1) }
+        // Rows are straight lines in a homography: the perspective centre row sits above the mid-height.
+        #expect(at(15, 80).1 < 100)
+    }
+
+    @Test func degenerateQuadsDoNotTrap() {
+        let nan = Point(x: .nan, y: .infinity)
+        let q = Quad(topLeft: nan, topRight: Point(x: 1, y: 1), bottomRight: Point(x: 1, y: 1), bottomLeft: nan)
+        #expect(card.warped(q, width: 5, height: 5).pixels.count == 75)
+        let point = Quad(topLeft: Point(x: 3, y: 3), topRight: Point(x: 3, y: 3), bottomRight: Point(x: 3, y: 3), bottomLeft: Point(x: 3, y: 3))
+        let flat = card.warped(point, width: 4, height: 4)
+        // Every output pixel samples the same point: (3, 3) is the corner shared by pixels (2...3, 2...3).
+        let corners = [(2, 2), (3, 2), (2, 3), (3, 3)].map { Int(card.pixels[($0.1 * 40 + $0.0) * 3]) }
+        #expect(Set(stride(from: 0, to: flat.pixels.count, by: 3).map { flat.pixels[$0] }).count == 1)
+        #expect(abs(Int(flat.pixels[0]) - corners.reduce(0, +) / 4) <= 1)
+        #expect(card.warped(point, width: 0, height: 4).width == 0)
+    }
+
     @Test func resizeAndDownscale() {
         let same = card.resized(width: 40, height: 30)
         #expect(same == card)

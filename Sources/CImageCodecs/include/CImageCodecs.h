@@ -54,13 +54,15 @@ int shelf_jpeg_read_header(const void *data, size_t size, int scale_denom, shelf
                            shelf_codec_error *err);
 
 /*
- * Decodes to interleaved 8-bit RGB at 1/scale_denom into `out` (out_size bytes, exactly
- * output_width * output_height * 3). `fast_dct` picks JDCT_IFAST over JDCT_ISLOW. A premature end of
- * data (libjpeg's JWRN_JPEG_EOF warning) is reported as SHELF_ERR_TRUNCATED instead of grey fill.
+ * Decodes to interleaved 8-bit RGB (channels 3) or gray (channels 1) at 1/scale_denom into `out`
+ * (out_size bytes, exactly output_width * output_height * channels). `fast_dct` picks JDCT_IFAST over JDCT_ISLOW. A premature end of
+ * data (libjpeg's JWRN_JPEG_EOF warning) is reported as SHELF_ERR_TRUNCATED instead of grey fill; the
+ * warnings that mean damaged entropy data (bad Huffman code, resync) are SHELF_ERR_CORRUPT unless
+ * `accept_damage` is non-zero.
  */
-int shelf_jpeg_decode_rgb(const void *data, size_t size, int scale_denom, int fast_dct,
-                          void *out, size_t out_size, int32_t expected_width, int32_t expected_height,
-                          shelf_codec_error *err);
+int shelf_jpeg_decode(const void *data, size_t size, int scale_denom, int fast_dct, int accept_damage,
+                      int channels, void *out, size_t out_size, int32_t expected_width, int32_t expected_height,
+                      shelf_codec_error *err);
 
 /*
  * Encodes interleaved 8-bit pixels (components 1 = gray, 3 = RGB) at `quality` 1-100, 4:2:0 for RGB.
@@ -91,5 +93,11 @@ int shelf_png_decode_rgb(const void *data, size_t size, void *out, size_t out_si
 /* Encodes 8-bit pixels (components 1 = gray, 3 = RGB). *out_data is malloc'd: free() it. */
 int shelf_png_encode(const void *pixels, int32_t width, int32_t height, int32_t components,
                      int compression_level, void **out_data, size_t *out_size, shelf_codec_error *err);
+
+/*
+ * Advises the kernel to back a large, not yet touched buffer with transparent huge pages (no-op below
+ * 4 MiB or where unsupported). Call it before the first write; see memory.c for the numbers.
+ */
+void shelf_advise_huge_pages(void *buffer, size_t size);
 
 #endif

@@ -1,0 +1,369 @@
+import BookModel
+import Library
+
+/// A key the review session understands, already decoded from the terminal's bytes.
+enum Key: Equatable, Sendable {
+    case char(Character)
+    case enter
+    case backspace
+    case escape
+    /// Ctrl-C or Ctrl-D: leave at once. Every decision is already committed, so nothing is lost.
+    case interrupt
+    /// Ctrl-E in the edit form: edit all fields at once in $VISUAL/$EDITOR.
+    case openEditor
+}
+
+/// What the session asks its driver to do. The session itself never touches the store or the terminal,
+/// so tests feed it keys and results and read back its state.
+enum ReviewEffect: Equatable, Sendable {
+    case loadResume
+    case loadNext(after: Work.ID?)
+    case loadItem(Work.ID)
+    case decide(ReviewDecision)
+    case undo
+    case saveCursor(Work.ID?)
+    /// Let the person edit this YAML form in their editor; the result comes back as `.editorClosed`.
+    case openEditor(String)
+    case quit
+}
+
+/// What the driver reports back.
+enum ReviewEvent: Equatable, Sendable {
+    case key(Key)
+    /// A Work to show (nil: the queue is empty) with its possible duplicates.
+    case loaded(ReviewItem?, [DuplicateCandidate], catalog: [CatalogCandidate] = [])
+    case decided(DecisionReceipt)
+    case undone(UndoReceipt)
+    case failed(LibraryError)
+    /// The edited form, or nil when the editor could not run or exited with an error.
+    case editorClosed(String?)
+}
+
+/// A book from the configured catalogue that the spine's reading resembles.
+struct CatalogCandidate: Equatable, Sendable {
+    var title: String
+    var authors: [String]
+    var isbn: String?
+    /// Calibrated probability that this is the book (see `shelfscan match`).
+    var score: Double
+}
+
+/// The interactive review, as a value: the Work on screen, the mode (deciding, editing a field, picking a
+/// merge target, help), and the last message. `handle(_:)` is the whole state machine.
+struct ReviewSession: Equatable, Sendable {
+    enum Mode: Equatable, Sendable {
+        case loading
+        case deciding
+        case editing(EditForm)
+        case pickingMerge
+        case pickingCatalog
+        case help
+        case empty
+        case finished
+    }
+
+    /// The inline edit: one field at a time, each checked by its rule before moving on.
+    struct EditForm: Equatable, Sendable {
+        enum Field: String, CaseIterable, Sendable { case title, authors, isbn, year }
+        var field: Field = .title
+        var buffer: String = ""
+        var values: [Field: String] = [:]
+        var error: String?
+    }
+
+    enum Default: Equatable, Sendable { case verify, edit, merge(Int) }
+
+    let sessionName: String
+    var mode: Mode = .loading
+    var item: ReviewItem?
+    var candidates: [DuplicateCandidate] = []
+    var catalog: [CatalogCandidate] = []
+    /// Whether a catalogue is configured at all (to say so when C is pressed without one).
+    var hasCatalog = false
+    var message: String?
+    /// Decisions made in this session (shown in the footer, a reason to feel good).
+    var decided = 0
+    /// Below this reading confidence the reading is shown in yellow, below half of it in red.
+    var confidenceThreshold = 0.6
+
+    init(sessionName: String = "review") { self.sessionName = sessionName }
+
+    var work: Work? { item?.work }
+
+    /// What Enter does: merge when the library already has this book (seed 004's 0.90 bar), verify when the
+    /// reading can be verified as it is, else edit.
+    var defaultAction: Default {
+        guard let work else { return .edit }
+        if let top = candidates.first, top.reason.similarity >= DuplicateRule.fuzzyThreshold { return .merge(1) }
+        return work.validationIssues(forVerification: true).isEmpty ? .verify : .edit
+    }
+
+    mutating func start() -> [ReviewEffect] {
+        mode = .loading
+        return [.loadResume]
+    }
+
+    mutating func handle(_ event: ReviewEvent) -> [ReviewEffect] {
+        switch event {
+        case let .loaded(item, candidates, catalog):
+            self.item = item
+            self.candidates = candidates
+            self.catalog = catalog
+            mode = item == nil ? .empty : .deciding
+            return [.saveCursor(item?.work.id)]
+        case let .decided(receipt):
+            decided += 1
+            message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst() + " · U undoes"
+            mode = .loading
+            return [.loadNext(after: receipt.workID)]
+        case let .undone(receipt):
+            decided = max(0, decided - 1)
+            message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst()
+            mode = .loading
+            return receipt.restoredWorkIDs.first.map { [.loadItem($0)] } ?? [.loadNext(after: nil)]
+        case let .failed(error):
+            return failed(error)
+        case let .editorClosed(text):
+            return editorClosed(text)
+        case let .key(key):
+            return handle(key)
+        }
+    }
+
+    private mutating func failed(_ error: LibraryError) -> [ReviewEffect] {
+        message = error.description
+        switch error {
+        case let .invalid(_, validation):
+            // Back to the first field that broke a rule, with the rule shown.
+            var form = EditForm()
+            if let issue = validation.issues.first {
+                form.field = EditForm.Field(rawValue: issue.field) ?? (issue.field == "author" ? .authors : .title)
+                form.error = issue.description
+            }
+            form.buffer = currentValue(form.field)
+            mode = .editing(form)
+            return []
+        case .conflict, .notPending, .notFound:
+            mode = .loading
+            return [item.map { .loadItem($0.work.id!) } ?? .loadNext(after: nil)]
+        default:
+            if item != nil { mode = .deciding } else { mode = .empty }
+            return []
+        }
+    }
+
+    private mutating func handle(_ key: Key) -> [ReviewEffect] {
+        if key == .interrupt {
+            mode = .finished
+            return [.saveCursor(item?.work.id), .quit]
+        }
+        switch mode {
+        case .loading:
+            return []
+        case .finished:
+            return []
+        case .help:
+            mode = item == nil ? .empty : .deciding
+            return []
+        case .empty:
+            switch key {
+            case .char("u"), .char("U"): return [.undo]
+            case .char("q"), .char("Q"), .enter, .escape: mode = .finished; return [.saveCursor(nil), .quit]
+            case .char("?"): mode = .help; return []
+            default: return []
+            }
+        case .pickingMerge:
+            if case let .char(c) = key, let n = c.wholeNumberValue, n >= 1, n <= candidates.count {
+                return decide(.merge(into: candidates[n - 1].id))
+            }
+            mode = .deciding
+            message = key == .escape ? nil : "Merge cancelled: press M, then the candidate's number."
+            return []
+        case .pickingCatalog:
+            if case let .char(c) = key, let n = c.wholeNumberValue, n >= 1, n <= catalog.count {
+                return decide(.edit(catalogEdit(catalog[n - 1])))
+            }
+            mode = .deciding
+            message = key == .escape ? nil : "Cancelled: press C, then the catalogue entry's number."
+            return []
+        case let .editing(form):
+            return edit(form, key)
+        case .deciding:
+            return decideKey(key)
+        }
+    }
+
+    private mutating func decideKey(_ key: Key) -> [ReviewEffect] {
+        guard let work else { return [] }
+        message = nil
+        var key = key
+        if key == .enter {
+            switch defaultAction {
+            case .verify: key = .char("v")
+            case .edit: key = .char("e")
+            case let .merge(n): return decide(.merge(into: candidates[n - 1].id))
+            }
+        }
+        guard case let .char(c) = key else { return [] }
+        switch c.lowercased() {
+        case "v":
+            let issues = work.validationIssues(forVerification: true)
+            if let first = issues.first {
+                message = "Cannot verify: \(first.description). Press E to edit."
+                return []
+            }
+            return decide(.verify)
+        case "e":
+            var form = EditForm()
+            form.buffer = currentValue(.title)
+            mode = .editing(form)
+            return []
+        case "s":
+            mode = .loading
+            message = "Skipped “\(work.title)”; it comes back at the end."
+            return [.loadNext(after: work.id)]
+        case "r":
+            return decide(.reject)
+        case "m":
+            guard !candidates.isEmpty else {
+                message = "No merge candidates for this one."
+                return []
+            }
+            if candidates.count == 1 { return decide(.merge(into: candidates[0].id)) }
+            mode = .pickingMerge
+            message = "Merge into which? Press 1-\(candidates.count) (Esc cancels)."
+            return []
+        case "c":
+            guard hasCatalog else {
+                message = "No catalogue configured: start the session with --catalog books.csv."
+                return []
+            }
+            guard !catalog.isEmpty else {
+                message = "Nothing in the catalogue resembles this reading. Press E to type it."
+                return []
+            }
+            if catalog.count == 1 { return decide(.edit(catalogEdit(catalog[0]))) }
+            mode = .pickingCatalog
+            message = "Take which catalogue entry? Press 1-\(catalog.count) (Esc cancels)."
+            return []
+        case "u":
+            return [.undo]
+        case "q":
+            mode = .finished
+            return [.saveCursor(work.id), .quit]
+        case "?", "h":
+            mode = .help
+            return []
+        default:
+            message = "Unknown key \(c). Press ? for help."
+            return []
+        }
+    }
+
+    private mutating func decide(_ action: ReviewAction) -> [ReviewEffect] {
+        guard let work, let id = work.id else { return [] }
+        mode = .loading
+        return [.decide(ReviewDecision(workID: id, action: action, expectedRevision: work.revision, session: sessionName))]
+    }
+
+    /// Taking a catalogue entry is an edit: its title, its authors (or the ones read, if it has none), its ISBN.
+    private func catalogEdit(_ c: CatalogCandidate) -> WorkEdit {
+        WorkEdit(title: c.title, authors: c.authors.isEmpty ? nil : c.authors, isbn: c.isbn.flatMap { ISBN.valid($0) })
+    }
+
+    /// The text a field starts with: what the spine said, except the unread placeholder.
+    func currentValue(_ field: EditForm.Field) -> String {
+        guard let work else { return "" }
+        switch field {
+        case .title: return work.hasUnreadTitle ? "" : work.title
+        case .authors: return work.authors.map(\.name).joined(separator: "; ")
+        case .isbn: return work.editions.first?.primaryISBN ?? ""
+        case .year: return work.firstPublicationYear.map(String.init) ?? ""
+        }
+    }
+
+    private mutating func edit(_ form: EditForm, _ key: Key) -> [ReviewEffect] {
+        var form = form
+        switch key {
+        case .escape:
+            mode = .deciding
+            message = "Edit cancelled."
+            return []
+        case .backspace:
+            if !form.buffer.isEmpty { form.buffer.removeLast() }
+        case let .char(c):
+            form.buffer.append(c)
+        case .enter:
+            let value = form.buffer.trimmingCharacters(in: .whitespaces)
+            if let problem = Self.check(form.field, value) {
+                form.error = problem
+                mode = .editing(form)
+                return []
+            }
+            form.error = nil
+            form.values[form.field] = value
+            let fields = EditForm.Field.allCases
+            if let i = fields.firstIndex(of: form.field), i + 1 < fields.count {
+                form.field = fields[i + 1]
+                form.buffer = form.values[form.field] ?? currentValue(form.field)
+            } else {
+                return decide(.edit(Self.edit(from: form.values)))
+            }
+        case .interrupt:
+            return []
+        case .openEditor:
+            var values = form.values
+            values[form.field] = form.buffer
+            return [.openEditor(YAMLForm.render(EditForm.Field.allCases.map { ($0, values[$0] ?? currentValue($0)) }))]
+        }
+        mode = .editing(form)
+        return []
+    }
+
+    /// Every field checked; the first broken one is reopened inline with its rule, the rest are kept.
+    private mutating func editorClosed(_ text: String?) -> [ReviewEffect] {
+        guard let text else {
+            message = "The editor did not finish (set $VISUAL or $EDITOR); edit inline instead."
+            return []
+        }
+        var form = EditForm()
+        form.values = YAMLForm.parse(text)
+        for field in EditForm.Field.allCases {
+            let value = form.values[field] ?? ""
+            if let problem = Self.check(field, value) {
+                form.field = field
+                form.buffer = value
+                form.error = problem
+                mode = .editing(form)
+                return []
+            }
+        }
+        return decide(.edit(Self.edit(from: form.values)))
+    }
+
+    /// The field's rule, as the message shown under the prompt; nil when the value is fine.
+    static func check(_ field: EditForm.Field, _ value: String) -> String? {
+        switch field {
+        case .title:
+            return Rules.title(value)?.description
+        case .authors:
+            let names = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            return Rules.authors(names.filter { !$0.isEmpty }, required: true)?.description
+                ?? names.lazy.compactMap(Rules.authorName).first?.description
+        case .isbn:
+            return value.isEmpty ? nil : Rules.isbn(value)?.description
+        case .year:
+            guard !value.isEmpty else { return nil }
+            guard let y = Int(value), y > 0, y <= 2100 else { return "year: must be a year like 1965 (or empty)" }
+            _ = y
+            return nil
+        }
+    }
+
+    static func edit(from values: [EditForm.Field: String]) -> WorkEdit {
+        WorkEdit(title: values[.title],
+                 authors: values[.authors].map { $0.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } },
+                 isbn: values[.isbn].flatMap { $0.isEmpty ? nil : $0 },
+                 firstPublicationYear: values[.year].flatMap { Int($0) })
+    }
+}

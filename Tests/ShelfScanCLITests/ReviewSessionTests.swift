@@ -1,0 +1,244 @@
+import BookModel
+import Foundation
+import Library
+import ShelfImage
+import Testing
+@testable import ShelfScanCLI
+
+/// The session state machine and its runner, fed scripted keys against a real (file) library.
+@Suite struct ReviewSessionTests {
+    func runner() throws -> (ReviewRunner, LibraryStore, [Work.ID]) {
+        let (_, store, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "t"))
+        r.start()
+        return (r, store, ids)
+    }
+
+    func type(_ text: String, into r: inout ReviewRunner) { for c in text { r.send(.char(c)) } }
+
+    @Test func verifyEditRejectUndoQuitAndResume() throws {
+        var (r, store, ids) = try runner()
+        #expect(r.session.work?.id == ids[0] && r.session.mode == .deciding && r.session.defaultAction == .verify)
+        #expect(r.session.item?.queuePosition == 1 && r.session.item?.pendingCount == 4)
+
+        r.send(.enter)                                            // Enter = verify
+        #expect(try store.work(id: ids[0])?.reviewStatus == .verified)
+        #expect(r.session.work?.id == ids[1] && r.session.defaultAction == .edit && r.session.message?.hasPrefix("Verified") == true)
+
+        r.send(.char("v"))                                        // cannot verify an unread spine
+        #expect(r.session.message?.contains("Press E to edit") == true && r.session.mode == .deciding)
+
+        r.send(.char("e"))
+        r.send(.enter)                                            // empty title: re-prompt with the rule
+        guard case let .editing(form) = r.session.mode else { Issue.record("not editing"); return }
+        #expect(form.field == .title && form.error == "title: must not be empty")
+        type("Ancillary Justice", into: &r); r.send(.enter)
+        type("Ann Leckie", into: &r); r.send(.enter)
+        type("123", into: &r); r.send(.enter)                     // bad ISBN: re-prompt
+        guard case let .editing(isbnForm) = r.session.mode else { Issue.record("not editing"); return }
+        #expect(isbnForm.field == .isbn && isbnForm.error?.contains("10 or 13 digits") == true)
+        for _ in 0..<3 { r.send(.backspace) }
+        r.send(.enter)
+        type("2013", into: &r); r.send(.enter)
+        let edited = try #require(try store.work(id: ids[1]))
+        #expect(edited.reviewStatus == .userEdited && edited.title == "Ancillary Justice" && edited.authors.map(\.name) == ["Ann Leckie"])
+        #expect(edited.firstPublicationYear == 2013 && r.session.work?.id == ids[2])
+
+        r.send(.char("r"))
+        #expect(try store.work(id: ids[2]) == nil && r.session.work?.id == ids[3])
+        r.send(.char("u"))
+        #expect(try store.work(id: ids[2])?.reviewStatus == .needsReview && r.session.work?.id == ids[2])
+        #expect(r.session.message?.hasPrefix("Undid: rejected") == true && r.session.decided == 2)
+
+        r.send(.char("s"))                                        // skip Kindred, now on Noise
+        #expect(r.session.work?.id == ids[3])
+        r.send(.char("q"))
+        #expect(r.quit && r.session.mode == .finished)
+
+        var again = try ReviewRunner(store: store, session: ReviewSession(sessionName: "t"))
+        again.start()
+        #expect(again.session.work?.id == ids[3], "resumes on the Work the last session stopped at")
+        #expect(again.session.item?.queuePosition == 2 && again.session.item?.pendingCount == 2)
+        again.send(.interrupt)
+        #expect(again.quit)
+    }
+
+    @Test func mergeDefaultsToAStrongDuplicateAndAsksForTheNumberOtherwise() throws {
+        let dir = try ReviewFixture.tempDir()
+        let store = try LibraryStore(path: dir.appendingPathComponent("l.sqlite").path)
+        for (t, a) in [("Dune", "Frank Herbert"), ("Dune Messiah", "Frank Herbert")] {
+            var w = Work(title: t, authors: [a], reviewStatus: .verified)
+            w.libraryEntry = UserLibraryEntry(readingStatus: .toRead)
+            try store.add(w)
+        }
+        let ids = try store.file(PhotoFiling(contentHash: "m", originalImagePath: "/p.jpg", imageWidth: 10, imageHeight: 10, spines: [
+            SpineFiling(title: "DUNE", authors: ["Frank Herbert"], boundingBox: BoundingBox(x: 0, y: 0, width: 0.1, height: 1), row: 0,
+                        position: 0, detectionConfidence: 1),
+            SpineFiling(title: "Dune Messiahs", authors: ["F. Herbert"], boundingBox: BoundingBox(x: 0.1, y: 0, width: 0.1, height: 1), row: 0,
+                        position: 1, detectionConfidence: 1),
+        ]))
+        var r = try ReviewRunner(store: store, session: ReviewSession())
+        r.start()
+        #expect(r.session.defaultAction == .merge(1) && r.session.candidates.first?.title == "Dune")
+        r.send(.enter)
+        #expect(try store.work(id: ids[0]) == nil && r.session.work?.id == ids[1])
+        #expect(r.session.candidates.count >= 1)
+        r.send(.char("m"))
+        if r.session.candidates.count > 1 {
+            #expect(r.session.mode == .pickingMerge)
+            r.send(.char("9"))
+            #expect(r.session.mode == .deciding && r.session.message?.contains("cancelled") == true)
+            r.send(.char("m"))
+            r.send(.char("1"))
+        }
+        #expect(try store.pendingCount() == 0 && r.session.mode == .empty)
+        r.send(.char("u"))
+        #expect(try store.pendingCount() == 1 && r.session.work?.id == ids[1])
+    }
+
+    @Test func aConflictReloadsTheWorkInsteadOfOverwriting() throws {
+        var (r, store, ids) = try runner()
+        // Another session edits the Work on screen
+        try store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(title: "The Dispossessed: An Ambiguous Utopia"))))
+        r.send(.char("v"))
+        #expect(r.session.message?.contains("was changed by another session") == true)
+        #expect(try store.work(id: ids[0])?.reviewStatus == .userEdited, "not overwritten by the stale verify")
+        #expect(r.session.work?.id == ids[1], "the decided Work left the queue, so the session moves on")
+    }
+
+    @Test func screenFitsEightyByTwentyFour() throws {
+        let (r, _, _) = try runner()
+        let crop = ReviewSessionCommand.crop(r.session.item, columns: 20, rows: 19, mode: .ascii)
+        #expect(!crop.isEmpty && crop.allSatisfy { !$0.contains("\u{1B}") })
+        let screen = ReviewScreen(columns: 80, rows: 24, style: Style(color: false), crop: crop)
+        let lines = screen.lines(r.session)
+        #expect(lines.count == 24)
+        #expect(lines.allSatisfy { visibleWidth($0) <= 80 })
+        #expect(lines[0].contains("1 of 4 pending · photo 1 of 1, shelf 1, spine 1"))
+        #expect(lines.contains { $0.contains("The Dispossessed") } && lines.contains { $0.contains("Crop") && $0.contains(".jpg") })
+        #expect(lines.last!.contains("[V]erify") && lines.last!.contains("Enter=Verify"))
+        let colored = ReviewScreen(columns: 80, rows: 24, style: Style(color: true),
+                                   crop: ReviewSessionCommand.crop(r.session.item, columns: 20, rows: 19, mode: .halfBlocks)).lines(r.session)
+        #expect(colored.allSatisfy { visibleWidth($0) <= 80 } && colored[2].contains("\u{1B}[38;2;"))
+    }
+}
+
+@Suite struct CropRendering {
+    @Test func halfBlocksCarryTwoPixelsPerCell() {
+        var image = RGBImage(width: 2, height: 2, fill: (0, 0, 0))
+        image.pixels[0] = 255   // top-left red
+        image.pixels[9] = 255   // bottom-right blue? (x=1,y=1 → index 9 is r)
+        let lines = CropRenderer.render(image, columns: 2, rows: 1, mode: .halfBlocks)
+        #expect(lines.count == 1 && lines[0].hasPrefix("\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;0m▀"))
+        #expect(visibleWidth(lines[0]) == 2)
+    }
+
+    @Test func kittyAndAsciiModes() {
+        #expect(CropRenderer.mode(environment: ["TERM": "xterm-kitty"], colorAllowed: true) == .kitty)
+        #expect(CropRenderer.mode(environment: ["TERM": "xterm-256color"], colorAllowed: true) == .halfBlocks)
+        #expect(CropRenderer.mode(environment: ["TERM": "xterm-kitty"], colorAllowed: false) == .ascii)
+        let image = RGBImage(width: 40, height: 200, fill: (10, 20, 30))
+        let kitty = CropRenderer.render(image, columns: 10, rows: 10, mode: .kitty)
+        #expect(kitty[0].hasPrefix("\u{1B}_Ga=T,f=24,s=40,v=200,") && kitty[0].contains("m=1;") && kitty.count == 10)
+        let ascii = CropRenderer.render(image, columns: 10, rows: 10, mode: .ascii)
+        #expect(ascii.allSatisfy { $0 == String(repeating: "@", count: ascii[0].count) })
+        #expect(CropRenderer.fit(width: 40, height: 200, columns: 10, rows: 10) == (4, 10))
+    }
+}
+
+@Suite struct ReviewCommandParsing {
+    @Test func parsesEveryReviewSubcommand() throws {
+        #expect(try Shelfscan.parseAsRoot(["review", "--library", "/x.sqlite"]) is ReviewSessionCommand)
+        let verify = try #require(try Shelfscan.parseAsRoot(["review", "verify", "1", "2", "--status", "currently-reading"]) as? ReviewVerify)
+        #expect(verify.ids == [1, 2] && verify.verify.status == .reading)
+        let edit = try #require(try Shelfscan.parseAsRoot(["review", "edit", "3", "--title", "T", "--author", "A", "--author", "B", "--isbn", "0441172717"]) as? ReviewEdit)
+        #expect(edit.author == ["A", "B"] && edit.isbn == "0441172717")
+        #expect(try Shelfscan.parseAsRoot(["review", "merge", "3", "--into", "1"]) is ReviewMerge)
+        #expect(try Shelfscan.parseAsRoot(["library", "export", "--format", "csv"]) is LibraryExportCommand)
+        #expect(throws: (any Error).self) { try Shelfscan.parseAsRoot(["review", "verify"]) }
+        #expect(throws: (any Error).self) { try Shelfscan.parseAsRoot(["library", "export", "--format", "xml"]) }
+        #expect(throws: (any Error).self) { try Shelfscan.parseAsRoot(["review", "edit", "1", "--format", "scroll"]) }
+    }
+
+    @Test func libraryPathFollowsFlagThenEnvironmentThenXDG() throws {
+        var o = try LibraryOptions.parse([])
+        #expect(o.resolvedPath(environment: ["SHELFSCAN_LIBRARY": "/a.sqlite", "XDG_DATA_HOME": "/x"]) == "/a.sqlite")
+        #expect(o.resolvedPath(environment: ["XDG_DATA_HOME": "/x"]) == "/x/shelfscan/library.sqlite")
+        #expect(o.resolvedPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/shelfscan/library.sqlite")
+        o = try LibraryOptions.parse(["--library", "/b.sqlite"])
+        #expect(o.resolvedPath(environment: ["SHELFSCAN_LIBRARY": "/a.sqlite"]) == "/b.sqlite")
+    }
+}
+
+@Suite struct ReviewCatalogue {
+    @Test func catalogueEntriesAreOfferedAndTakingOneIsAnEdit() throws {
+        let dir = try ReviewFixture.tempDir()
+        let (_, store, ids) = try ReviewFixture.make(at: dir)
+        let csv = dir.appendingPathComponent("catalog.csv")
+        try Data("""
+            title,author,isbn
+            Kindred,Octavia E. Butler,9780807083697
+            Parable of the Sower,Octavia E. Butler,
+            Noise: A Flaw in Human Judgment,Daniel Kahneman,
+            The Dispossessed,Ursula K. Le Guin,
+            """.utf8).write(to: csv)
+        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "c"),
+                                 catalogLookup: try ReviewSessionCommand.catalogLookup(csvAt: csv.path))
+        r.start()
+        r.send(.char("s")); r.send(.char("s"))
+        #expect(r.session.work?.id == ids[2])
+        let first = try #require(r.session.catalog.first)
+        #expect(first.title == "Kindred" && first.authors == ["Octavia E. Butler"] && first.score > 0.5)
+        r.send(.char("c"))
+        if r.session.mode == .pickingCatalog { r.send(.char("1")) }
+        let taken = try #require(try store.work(id: ids[2]))
+        #expect(taken.reviewStatus == .userEdited && taken.editions.first?.isbn == "9780807083697")
+        let lines = ReviewScreen(columns: 80, rows: 24, style: Style(color: false), crop: []).lines(r.session)
+        #expect(lines.contains { $0.contains("In your catalogue") } && lines.allSatisfy { visibleWidth($0) <= 80 })
+
+        var without = try ReviewRunner(store: store, session: ReviewSession(sessionName: "n"))
+        without.start()
+        without.send(.char("c"))
+        #expect(without.session.message?.contains("--catalog") == true)
+    }
+}
+
+@Suite struct ReviewEditorForm {
+    @Test func yamlFormRoundTripsRiskyText() {
+        let fields: [(ReviewSession.EditForm.Field, String)] = [(.title, "Dune: Messiah #2"), (.authors, "Frank Herbert; -Odd \"Name\""),
+                                                                 (.isbn, ""), (.year, "1969")]
+        let parsed = YAMLForm.parse(YAMLForm.render(fields))
+        #expect(parsed[.title] == "Dune: Messiah #2" && parsed[.authors] == "Frank Herbert; -Odd \"Name\"")
+        #expect(parsed[.isbn] == "" && parsed[.year] == "1969")
+    }
+
+    @Test func editorResultIsValidatedAndABadFieldReopensInline() throws {
+        let (_, store, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "y"))
+        var shown: [String] = []
+        nonisolated(unsafe) var form = ""
+        r.editor = { text in
+            form = text
+            return text.replacingOccurrences(of: "title: The Dispossessed", with: "title: The Dispossessed: An Ambiguous Utopia")
+                .replacingOccurrences(of: "isbn: ", with: "isbn: 12345")
+        }
+        r.start()
+        r.send(.char("e"))
+        r.send(.openEditor)
+        shown.append(form)
+        #expect(shown[0].contains("authors:\n  - Ursula K. Le Guin"))
+        guard case let .editing(reopened) = r.session.mode else { Issue.record("expected the inline form"); return }
+        #expect(reopened.field == .isbn && reopened.error?.contains("10 or 13 digits") == true)
+        #expect(reopened.values[.title] == "The Dispossessed: An Ambiguous Utopia")
+        for _ in 0..<5 { r.send(.backspace) }
+        r.send(.enter)
+        r.send(.enter)
+        let w = try #require(try store.work(id: ids[0]))
+        #expect(w.title == "The Dispossessed: An Ambiguous Utopia" && w.reviewStatus == .userEdited)
+
+        r.editor = { _ in nil }
+        r.send(.char("e"))
+        r.send(.openEditor)
+        #expect(r.session.message?.contains("$EDITOR") == true)
+    }
+}
