@@ -72,13 +72,8 @@ public struct PhotoScanner: Sendable {
         let longSide = max(info.uprightWidth, info.uprightHeight)
         guard longSide > 0 else { throw ScanError.emptyImage(path) }
 
-        // Detection works on a reduced image straight from libjpeg's DCT scaling: a 12 MP photo never
-        // has to be decoded in full unless spines are to be cropped.
-        var reducedOptions = DecodeOptions()
-        reducedOptions.maxPixels = configuration.maxPixels
-        reducedOptions.scaleDenominator = Self.scaleDenominator(longSide: longSide, target: configuration.detectionMaxSide)
-        let reduced = try ImageDecoder.decode(bytes, options: reducedOptions)
-            .downscaled(maxSide: configuration.detectionMaxSide)
+        let reduced = try DetectionInput.decode(bytes, info: info, maxSide: configuration.detectionMaxSide,
+                                                maxPixels: configuration.maxPixels)
         let detection = detector.detect(reduced)
         let kept = detection.spines.filter { $0.confidence >= configuration.minConfidence }
 
@@ -125,13 +120,6 @@ public struct PhotoScanner: Sendable {
             rows: detection.rows, spines: spines,
             filedWorkIDs: [], replacedPending: false, elapsed: .zero
         )
-    }
-
-    /// The largest libjpeg scale (1/1, 1/2, 1/4, 1/8) that still leaves at least `target` pixels on the long side.
-    static func scaleDenominator(longSide: Int, target: Int) -> Int {
-        var denominator = 1
-        while denominator < 8 && longSide / (denominator * 2) >= target { denominator *= 2 }
-        return denominator
     }
 
     static func readFile(_ path: String) throws -> [UInt8] {

@@ -20,7 +20,10 @@ public struct PhotoSource: Sendable, Equatable {
     }
 
     /// Expands files and folders into the list of photos.
-    public init(paths: [String], fileManager: FileManager = .default) {
+    /// - Parameter excluding: files and folders never listed, such as the library's own database and
+    ///   crops folder when the library lives inside the folder being scanned (its crops are not shelf photos).
+    public init(paths: [String], excluding: [String] = [], fileManager: FileManager = .default) {
+        let excluded = excluding.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         var photos: [String] = []
         var seen = Set<String>()
         var skipped = 0
@@ -51,9 +54,14 @@ public struct PhotoSource: Sendable, Equatable {
             }
             var found: [String] = []
             for case let url as URL in walker {
+                let filePath = url.standardizedFileURL.path
+                if excluded.contains(where: { filePath == $0 || filePath.hasPrefix($0 + "/") }) {
+                    walker.skipDescendants()
+                    continue
+                }
                 guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
                 if Self.isPhotoPath(url.path) {
-                    found.append(url.standardizedFileURL.path)
+                    found.append(filePath)
                 } else {
                     skipped += 1
                 }

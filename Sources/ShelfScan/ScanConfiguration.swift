@@ -1,11 +1,12 @@
 import Foundation
+import SpineDetection
 
 /// Everything a scan needs to know besides the photos; the CLI builds it from flags.
 /// Library code never reads flags or the environment.
 public struct ScanConfiguration: Sendable {
     /// Long side, in pixels, of the reduced image the detector sees. Default 1280: spines as thin as
     /// 1% of the photo width stay 12 px wide, and detection stays far below decode time.
-    public var detectionMaxSide: Int = 1280
+    public var detectionMaxSide: Int = DetectionInput.defaultMaxSide
     /// Photos decoded and detected in parallel. Default: the number of cores.
     public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     /// Pixel limit checked from the header before decoding (decompression bombs cost nothing).

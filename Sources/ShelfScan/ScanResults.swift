@@ -73,6 +73,8 @@ public struct BatchSummary: Sendable, Equatable {
     public var spinesFound = 0
     public var booksRead = 0
     public var pendingInQueue: Int?
+    /// Tokens the vision endpoint reported for this batch (nil for Tesseract, or when none were reported).
+    public var tokens: TokenUsage?
     public var elapsed: Duration = .zero
 
     public init() {}
@@ -83,6 +85,9 @@ public struct BatchSummary: Sendable, Equatable {
             scanned += 1
             spinesFound += scan.spines.count
             booksRead += scan.booksRead
+            if let used = scan.spines.compactMap(\.reading).totalUsage {
+                tokens = (tokens ?? .zero) + used
+            }
         case .skipped: skipped += 1
         case .failed: failed += 1
         }

@@ -37,6 +37,9 @@ struct ResultPrinter: Sendable {
         var line = "Photos: " + parts.joined(separator: ", ")
         line += String(format: ". Spines found: %d, books read: %d", summary.spinesFound, summary.booksRead)
         if let pending = summary.pendingInQueue { line += ", pending review: \(pending)" }
+        if let tokens = summary.tokens {
+            line += ". Tokens: \(tokens.promptTokens) prompt + \(tokens.completionTokens) completion = \(tokens.totalTokens)"
+        }
         line += String(format: ". Time: %.1f s.", ProgressDisplay.seconds(summary.elapsed))
         FileHandle.standardError.write(Data((line + "\n").utf8))
         if let pending = summary.pendingInQueue, pending > 0 {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import ShelfScan
 
 /// `shelfscan scan PATH...`: the product's main job. Thin: it turns flags into a `ScanConfiguration`,
@@ -76,7 +77,6 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source = PhotoSource(paths: paths)
         var configuration = ScanConfiguration()
         configuration.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         configuration.fileResults = !dryRun
@@ -85,7 +85,7 @@ struct ScanCommand: AsyncParsableCommand {
         configuration.cropsDirectory = crops
         var overlayFile: String?
         if let overlay {
-            if overlay.lowercased().hasSuffix(".png") && source.photos.count <= 1 {
+            if overlay.lowercased().hasSuffix(".png") && paths.count == 1 && PhotoSource.isPhotoPath(paths[0]) {
                 overlayFile = overlay
             } else {
                 configuration.overlayDirectory = overlay
@@ -96,6 +96,7 @@ struct ScanCommand: AsyncParsableCommand {
         let json = output.json
         do {
             let scanner = try makeScanner(configuration)
+            let source = PhotoSource(paths: paths, excluding: scanner.library.map(Self.libraryFiles) ?? [])
             let display = ProgressDisplay(mode: ProgressDisplay.mode(json: json, quiet: output.quiet))
             let printer = ResultPrinter(json: json, readerName: reader.rawValue)
             let summary = await BatchScanner(scanner: scanner).run(source) { event in
@@ -111,6 +112,12 @@ struct ScanCommand: AsyncParsableCommand {
             ResultPrinter(json: json, readerName: reader.rawValue).printFatal(error)
             throw ExitCode.failure
         }
+    }
+
+    /// The library's own files, never to be scanned when the library sits inside a scanned folder.
+    static func libraryFiles(_ store: LibraryStore) -> [String] {
+        let database = store.path.map { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] } ?? []
+        return database + [store.cropsDirectory.path]
     }
 
     /// Opens what the scan needs; each failure here is one clear line before any photo is read.

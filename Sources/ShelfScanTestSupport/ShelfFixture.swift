@@ -12,7 +12,7 @@ public struct ShelfFixture: Sendable {
     ///   - seed: varies colours and widths, so two fixtures with different seeds have different bytes.
     public static func make(width: Int = 640, height: Int = 360, spineCount: Int = 8, seed: UInt64 = 1) -> ShelfFixture {
         var rng = SplitMix64(seed: seed)
-        var image = RGBImage(width: width, height: height, fill: (58, 44, 34))   // dark back panel
+        var image = RGBImage(width: width, height: height, fill: (92, 72, 58))   // a brown back panel
         let boardTop = height * 84 / 100
         image.fillRect(x: 0, y: boardTop, width: width, height: height - boardTop, color: (150, 108, 70))
         let palette: [(UInt8, UInt8, UInt8)] = [
@@ -54,6 +54,28 @@ extension RGBImage {
                 pixels[i] = color.0; pixels[i + 1] = color.1; pixels[i + 2] = color.2
                 i += 3
             }
+        }
+    }
+}
+
+extension RGBImage {
+    /// Fills a convex quadrilateral (any winding), clipped to the image: tilted spines for fixtures.
+    public mutating func fillQuad(_ corners: [(Double, Double)], color: (UInt8, UInt8, UInt8)) {
+        precondition(corners.count == 4)
+        let ys = corners.map(\.1)
+        let y0 = max(0, Int(ys.min()!.rounded(.down))), y1 = min(height - 1, Int(ys.max()!.rounded(.up)))
+        guard y0 <= y1 else { return }
+        for y in y0...y1 {
+            let cy = Double(y) + 0.5
+            var xs: [Double] = []
+            for i in 0..<4 {
+                let (ax, ay) = corners[i], (bx, by) = corners[(i + 1) % 4]
+                if (ay <= cy && by > cy) || (by <= cy && ay > cy) {
+                    xs.append(ax + (cy - ay) / (by - ay) * (bx - ax))
+                }
+            }
+            guard xs.count >= 2, let lo = xs.min(), let hi = xs.max() else { continue }
+            fillRect(x: Int(lo.rounded()), y: y, width: Int(hi.rounded()) - Int(lo.rounded()), height: 1, color: color)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ShelfScan
+import SpineDetection
 
 struct PhotoSourceTests {
     static func tree(_ files: [String]) throws -> URL {
@@ -37,6 +38,15 @@ struct PhotoSourceTests {
 
     @Test(arguments: [(12_000, 1280, 8), (4624, 1280, 2), (3000, 1280, 2), (2000, 1280, 1), (640, 1280, 1), (40_000, 1280, 8)])
     func detectionScaleLeavesEnoughPixels(longSide: Int, target: Int, expected: Int) {
-        #expect(PhotoScanner.scaleDenominator(longSide: longSide, target: target) == expected)
+        #expect(DetectionInput.scaleDenominator(longSide: longSide, target: target) == expected)
+    }
+}
+
+extension PhotoSourceTests {
+    @Test func theLibrarysCropsFolderIsNeverScanned() throws {
+        let root = try Self.tree(["shelf.jpg", "library.crops/abc-r0-p0.jpg", "library.crops/abc-r0-p1.jpg"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let source = PhotoSource(paths: [root.path], excluding: [root.appendingPathComponent("library.crops").path])
+        #expect(source.photos == [root.appendingPathComponent("shelf.jpg").path])
     }
 }
