@@ -174,6 +174,12 @@ class Style:
         self.logo = (not hardcover) and rng.random() < 0.6
         self.logo_colour = rng.choice([(222, 110, 36), (20, 20, 20), (180, 30, 30), (30, 60, 140)])
         self.two_lines = rng.random() < 0.35
+        # A band of a second colour across part of the spine (publisher design), same lightness as the base.
+        self.block = None
+        if rng.random() < 0.3:
+            same = [c for c in SPINE_COLOURS if (luminance(c) > 140) == light and c != self.colour]
+            a = rng.uniform(0.05, 0.6)
+            self.block = (rng.choice(same), a, a + rng.uniform(0.08, 0.3))
         self.text_px = text_px  # target cap height in pixels
 
 
@@ -224,6 +230,9 @@ def render_spine(book, w, h, rng):
     base *= profile[None, :, None]
     spine = Image.fromarray(np.clip(base, 0, 255).astype(np.uint8)).convert("RGBA")
     d = ImageDraw.Draw(spine)
+    if style.block:
+        colour, a, b = style.block
+        d.rectangle([0, int(h * a), w, int(h * b)], fill=colour)
     if style.bands:
         for frac in (0.045, 0.065, 0.935, 0.955):
             y = int(h * frac)
@@ -313,6 +322,7 @@ class Scene:
         bottom_margin = H * spec.get("bottom", rng.uniform(0.03, 0.1))
         pitch = (H - bottom_margin - bt - top) / n
         eye = H * rng.uniform(0.4, 0.6)
+        self.eye = eye
         for i in range(n + 1):
             y = top + i * pitch
             d = (y - eye) / H
@@ -339,6 +349,7 @@ class Scene:
         stack_at = rng.uniform(0.25, 0.75) if plan_stack else None
         bookend_at = rng.uniform(0.3, 0.8) if plan_bookend else None
         lean_next = None
+        since_lean = 0  # books since the last leaning one, so lean-heavy photos always get some
         while x < right:
             frac = (x - self.left) / max(1, right - self.left)
             if stack_at is not None and frac >= stack_at and lean_next is None:
@@ -378,8 +389,11 @@ class Scene:
                     tb = self.take()
                 book = self.new_book(tb[0], tb[1], style, r, w, h)
                 lean = None
-                if lean_next is None and k == run - 1 and rng.random() < spec["lean"]:
+                since_lean += 1
+                if lean_next is None and k == run - 1 and (rng.random() < spec["lean"]
+                                                           or since_lean > spec.get("lean_every", 10 ** 6)):
                     lean = rng.choice(["left", "right"]) if prev else "right"
+                    since_lean = 0
                 if lean == "left":
                     theta = math.radians(rng.uniform(3, 12))
                     hh = min(h, prev[1] / math.cos(theta) * 0.985)
@@ -428,7 +442,7 @@ class Scene:
         n = rng.randint(2, 5)
         y = floor
         right = x
-        base_len = clear * rng.uniform(0.6, 0.85)
+        base_len = min(clear * rng.uniform(0.6, 0.85), self.W * 0.26)
         for _ in range(n):
             t = clear * rng.uniform(0.06, 0.13)
             if floor - (y - t) > clear * 0.8:
@@ -526,6 +540,36 @@ def shadow_mask(scene, rng):
     return m.resize((scene.W, scene.H), Image.BILINEAR)
 
 
+def paint_top_face(draw, scene, book):
+    """Below the camera's eye line the top edge of a standing book (page block between the boards) shows."""
+    if book["lying"]:
+        return
+    tl, tr, br, bl = book["poly"]
+    t = max(0.0, (bl[1] - scene.eye) / scene.H) * 0.07 * book["h"]
+    if t < 2:
+        return
+    pages = (232, 224, 200)
+    cover = tuple(int(c * 0.8) for c in book["style"].colour)
+    draw.polygon([(tl[0] + 2, tl[1] - t), (tr[0] - 2, tr[1] - t), tr, tl], fill=cover)
+    e = max(2.0, (tr[0] - tl[0]) * 0.08)
+    draw.polygon([(tl[0] + e, tl[1] - t * 0.9), (tr[0] - e, tr[1] - t * 0.9), (tr[0] - e, tr[1]), (tl[0] + e, tl[1])],
+                 fill=pages)
+
+
+def ceiling_shade(scene):
+    """The board above each row darkens the top of the row, books included."""
+    f = 8
+    m = Image.new("L", (scene.W // f, scene.H // f), 0)
+    d = ImageDraw.Draw(m)
+    for (ceiling, floor) in scene.rows:
+        span = (floor - ceiling) * 0.35
+        for k in range(12):
+            d.rectangle([0, (ceiling + k * span / 12) / f, m.width, (ceiling + (k + 1) * span / 12) / f],
+                        fill=int(255 * (1 - k / 12) ** 2))
+    m = m.filter(ImageFilter.GaussianBlur(3))
+    return m.resize((scene.W, scene.H), Image.BILINEAR)
+
+
 def paste_book(canvas, book, rng):
     (tl, tr, br, bl) = book["poly"]
     spine = render_spine(book, book["w"], book["h"], rng)
@@ -596,7 +640,13 @@ def render(spec, out_dir, overlay_dir=None):
     draw = ImageDraw.Draw(canvas)
     paint_boards(scene, draw, rng)
     for b in scene.books:
+        paint_top_face(draw, scene, b)
+    for b in scene.books:
         paste_book(canvas, b, rng)
+    ceiling = np.asarray(ceiling_shade(scene), np.float32) / 255.0
+    arr = np.asarray(canvas.convert("RGB"), np.float32) * (1.0 - 0.3 * ceiling)[:, :, None]
+    canvas = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).convert("RGBA")
+    draw = ImageDraw.Draw(canvas)
     for p in scene.bookends:
         paint_bookend(draw, p)
     photo = canvas.convert("RGB")
@@ -702,7 +752,7 @@ def photo_specs(seed):
         dict(size=(3024, 4032), orientation=6, rows=3, panel=WHITE, board=WHITE, labels=0.85, btt=0.5,
              gradient=(-0.1, 0.08), bookend_rows=[1], lean=0.05),
         # 03: one row close-up, leaning books and a bookend.
-        dict(size=(4000, 3000), rows=1, panel=WOOD, board=WOOD, wood=True, lean=0.2, gaps=0.06,
+        dict(size=(4000, 3000), rows=1, panel=WOOD, board=WOOD, wood=True, lean=0.2, lean_every=4, gaps=0.06,
              text_px=(45, 60), bookend_rows=[0], top=0.12, bottom=0.12),
         # 04: four rows, portrait (EXIF 8), dark wood, dim light.
         dict(size=(3024, 4032), orientation=8, rows=4, panel=DARK, board=DARK, wood=True, gradient=(0.15, 0.1),
@@ -716,7 +766,7 @@ def photo_specs(seed):
         dict(size=(4000, 3000), rows=3, panel=WHITE, board=WOOD, sides=(0.04, 0.05), gradient=(0.3, 0.0),
              light_dir=(-1, 1), labels=0.4, bookend_rows=[2]),
         # 08: lots of gaps and leaning books, mostly bottom-to-top text (continental editions).
-        dict(size=(4000, 3000), rows=2, panel=WOOD, board=WOOD, wood=True, gaps=0.12, lean=0.22, btt=0.8,
+        dict(size=(4000, 3000), rows=2, panel=WOOD, board=WOOD, wood=True, gaps=0.12, lean=0.22, lean_every=6, btt=0.8,
              stack_rows=[0]),
         # 09: portrait phone (EXIF 6), four rows of paperbacks, warm light.
         dict(size=(3024, 4032), orientation=6, rows=4, panel=OAK, board=OAK, wood=True, hardcovers=0.1,
@@ -728,7 +778,7 @@ def photo_specs(seed):
         dict(size=(4000, 3000), rows=3, panel=GREY, board=GREY, noise=6.0, quality=72, gradient=(-0.2, -0.15),
              labels=0.5),
         # 12: 3000 px wide landscape, single row with a stack and a bookend.
-        dict(size=(3000, 2250), rows=1, panel=WHITE, board=OAK, stack_rows=[0], bookend_rows=[0], lean=0.12,
+        dict(size=(3000, 2250), rows=1, panel=WHITE, board=OAK, stack_rows=[0], bookend_rows=[0], lean=0.12, lean_every=3,
              text_px=(34, 50), top=0.08, bottom=0.1),
         # 13: PNG (palette), two rows, no noise.
         dict(size=(3000, 2250), rows=2, panel=OAK, board=OAK, noise=0.0, palette=True, lean=0.1,
