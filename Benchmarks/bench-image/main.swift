@@ -124,7 +124,7 @@ if CommandLine.arguments.count > 1 {
     photo = dir.appendingPathComponent("shelf-4000x3000.jpg").path
     let image = synthesizePhoto(width: 4000, height: 3000)
     let bytes = try image.jpegData(quality: 90)
-    FileManager.default.createFile(atPath: photo, contents: Data(bytes))
+    guard FileManager.default.createFile(atPath: photo, contents: Data(bytes)) else { fatalError("cannot write \(photo)") }
     print("synthesized \(photo) (4000x3000, quality 90, 4:2:0, \(bytes.count / 1024) KiB)")
 }
 defer { if let tempDir { try? FileManager.default.removeItem(at: tempDir) } }
@@ -181,6 +181,11 @@ let quad = Quad(topLeft: Point(x: 1000, y: 300), topRight: Point(x: 1180, y: 320
                 bottomRight: Point(x: 1100, y: 2700), bottomLeft: Point(x: 920, y: 2680))
 let warp = opCPU(9) { _ = image.warped(quad, width: 180, height: 2380) }
 let gray = opCPU(5) { _ = image.grayscale() }
+// The same photo as PNG (samples/ has PNGs): libpng + zlib, and the area-averaged "1/4" reduced decode.
+let pngData = try image.pngData()
+let pngFull = opCPU(3) { _ = try? ImageDecoder.decode(pngData, options: DecodeOptions(applyOrientation: false)) }
+let pngQuarter = opCPU(3) { _ = try? ImageDecoder.decode(pngData, options: DecodeOptions(scaleDenominator: 4, applyOrientation: false)) }
+print("PNG (\(pngData.count / 1024) KiB) full decode:  \(fmt(pngFull)) ms CPU, 1/4 reduced decode: \(fmt(pngQuarter)) ms CPU")
 print("pipeline operations on the full image (CPU ms):")
 print("rotate 90 (EXIF 6/8 cost):   \(fmt(rotate)) ms")
 print("area downscale to 1000 px:   \(fmt(down)) ms")

@@ -18,7 +18,8 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
 func report(_ name: String, _ samples: [Double]) {
     let s = samples.sorted()
     let median = s[s.count / 2], p95 = s[min(s.count - 1, Int(Double(s.count) * 0.95))]
-    print(String(format: "%-44@ median %8.2f ms   p95 %8.2f ms   max %8.2f ms   (n=%d)", name as NSString, median, p95, s.last!, s.count))
+    print(name.padding(toLength: 46, withPad: " ", startingAt: 0)
+          + String(format: "median %8.2f ms   p95 %8.2f ms   max %8.2f ms   (n=%d)", median, p95, s.last!, s.count))
 }
 
 let pendingTarget = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
@@ -72,7 +73,7 @@ report("list one page (50 items, offset 5,000)", page)
 var indexLoad: [Double] = []
 var index = DuplicateIndex()
 for _ in 0..<5 { indexLoad.append(try milliseconds { index = try store.duplicateIndex() }) }
-report("load duplicate index (\(index.count) works, once/session)", indexLoad)
+report("load duplicate index (\(index.count) works)", indexLoad)
 
 var next: [Double] = []
 var cursor: Work.ID? = nil

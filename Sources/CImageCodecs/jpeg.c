@@ -45,7 +45,8 @@ static void shelf_jpeg_error_exit(j_common_ptr c) {
         switch (c->err->msg_code) {
         /* Valid JPEGs this build cannot decode: say "unsupported", not "corrupt". */
         case JERR_BAD_PRECISION: case JERR_NOT_COMPILED: case JERR_SOF_UNSUPPORTED:
-        case JERR_CONVERSION_NOTIMPL: case JERR_ARITH_NOTIMPL:
+        case JERR_CONVERSION_NOTIMPL: case JERR_ARITH_NOTIMPL: case JERR_FRACT_SAMPLE_NOTIMPL:
+        case JERR_CCIR601_NOTIMPL: case JERR_NOTIMPL:
             e->code = SHELF_ERR_UNSUPPORTED;
             break;
         default:

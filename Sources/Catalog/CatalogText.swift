@@ -32,14 +32,21 @@ enum CatalogText {
         return out
     }
 
-    /// Catalogue titles carry subtitles a spine rarely shows: "Pilates : la guía más accesible ...".
+    /// Catalogue titles carry subtitles a spine rarely shows: "Pilates : la guía más accesible ...", and
+    /// library systems join the works of one volume with runs of spaces: "Apologia de Sòcrates   Critó".
     static func splitTitle(_ title: String) -> (main: String, subtitle: String) {
-        guard let cut = title.firstIndex(where: { $0 == ":" || $0 == ";" || $0 == "=" || $0 == "/" }) else {
-            return (title, "")
+        let punctuation = title.firstIndex(where: { $0 == ":" || $0 == ";" || $0 == "=" || $0 == "/" })
+        let spaces = title.range(of: "   ")
+        let cut: Range<String.Index>
+        switch (punctuation, spaces) {
+        case (nil, nil): return (title, "")
+        case (let p?, nil): cut = p..<title.index(after: p)
+        case (nil, let r?): cut = r
+        case (let p?, let r?): cut = p < r.lowerBound ? p..<title.index(after: p) : r
         }
-        let main = String(title[..<cut])
+        let main = String(title[..<cut.lowerBound])
         if words(main).isEmpty { return (title, "") }
-        return (main, String(title[title.index(after: cut)...]))
+        return (main, String(title[cut.upperBound...]))
     }
 
     /// Surname and given-name words of one author, dates and qualifiers dropped:
@@ -63,4 +70,11 @@ enum CatalogText {
     }
 
     static func isAlnum(_ c: Character) -> Bool { c.isLetter || c.isNumber }
+
+    /// Words worth fuzzy matching: letters only ("avier" → "javier"), or call numbers long enough that one
+    /// misread digit still leaves them recognisable ("708.5" → "778.5"). Bare numbers (years, volumes) stay exact.
+    static func isFuzzyMatchable(_ token: String, length: Int) -> Bool {
+        if token.allSatisfy({ $0.isLetter }) { return length >= WordSimilarity.minFuzzyLength }
+        return length >= 5 && token.contains(where: { $0.isNumber }) && token.contains(where: { !isAlnum($0) })
+    }
 }

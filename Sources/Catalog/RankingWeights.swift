@@ -10,8 +10,8 @@ public struct CatalogRanking: Sendable, Hashable {
     }
 
     public static let standard = CatalogRanking(weights: [
-        3.0144, 1.5683, 1.4723, -0.4103, 1.8602, 4.1529, 5.8127, -0.6172, 0.1332, 0.6656, 3.0184, 5.0662, 1.2688,
-        -0.3552,
+        2.6219, 0.7947, 1.6018, -0.3007, 2.4696, 4.0202, 7.2816, -1.0606, -0.9444, -1.2210, 3.5088, 5.2147, 0.6684,
+        -0.4043, 3.1912,
     ])
 
     public func score(_ f: MatchFeatures) -> Double {
@@ -23,11 +23,11 @@ public struct CatalogRanking: Sendable, Hashable {
 
 extension MatchFeatures {
     public static let names = ["title", "subtitle", "author", "hasAuthor", "tag", "tagExact", "query", "disorder",
-                               "title*author", "title*tag", "title^2", "query^2", "series", "hasSubtitle"]
+                               "title*author", "title*tag", "title^2", "query^2", "series", "hasSubtitle", "queryByTitle"]
 
     /// The ranker is linear in these; the products let it learn that evidence from two fields reinforces.
     public var vector: [Double] {
         [title, subtitle, author, hasAuthor ? 1 : 0, tag, tagExact ? 1 : 0, query, disorder,
-         title * author, title * tag, title * title, query * query, series, hasSubtitle ? 1 : 0]
+         title * author, title * tag, title * title, query * query, series, hasSubtitle ? 1 : 0, queryByTitle]
     }
 }

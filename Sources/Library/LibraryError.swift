@@ -32,7 +32,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotOpen(path, reason): "Cannot open the library at \(path): \(reason). Check the path or pass --library PATH."
+        case let .cannotOpen(path, reason):
+            "Cannot open the library at \(path): \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason). Check the path or pass --library PATH."
         case let .notFound(id): "No work with ID \(id). List them with `shelfscan review list` or `shelfscan library list`."
         case let .notPending(id, status): "Work \(id) is already \(status.rawValue), not waiting for review."
         case let .conflict(id, expected, actual):

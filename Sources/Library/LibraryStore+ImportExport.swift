@@ -51,7 +51,7 @@ extension LibraryStore {
         let (records, problems) = CSV.parse(text)
         guard let header = records.first else { throw LibraryError.importFailed("the file is empty") }
         guard let format = ImportFormat.detect(header: header.fields) else {
-            throw LibraryError.importFailed("not a Goodreads, LibraryThing or StoryGraph export (its header row has: \(header.fields.prefix(6).joined(separator: ", "))…)")
+            throw LibraryError.importFailed("not a Goodreads, LibraryThing or StoryGraph export (its header row has: \(String(header.fields.prefix(6).joined(separator: ", ").unicodeScalars.filter { $0.value >= 32 && $0.value < 127 }.prefix(80)))…)")
         }
         let mapper = RowMapper(format: format, header: header.fields, date: date)
         var report = ImportReport(format: format, imported: 0, merged: 0,

@@ -25,7 +25,7 @@ extension LibraryStore {
                 let issues = work.validationIssues(forVerification: true)
                 if !issues.isEmpty { throw LibraryError.invalid(decision.workID, ValidationError(issues)) }
                 work.reviewStatus = .verified
-                work = try accept(db, work, defaults: defaults, date: date)
+                work = try accept(db, work, defaults: defaults, statusChange: nil, date: date)
                 after[work.id!] = work.revision
                 summary = "verified “\(work.title)”"
 
@@ -35,9 +35,9 @@ extension LibraryStore {
                 let issues = work.validationIssues(forVerification: true)
                 if !issues.isEmpty { throw LibraryError.invalid(decision.workID, ValidationError(issues)) }
                 var d = defaults
-                if let s = edit.readingStatus { d.readingStatus = s }
+                if let s = edit.readingStatus { d.readingStatus = s; if s == .wishlist { d.owned = false } }
                 if let f = edit.format { d.format = f }
-                work = try accept(db, work, defaults: d, date: date)
+                work = try accept(db, work, defaults: d, statusChange: edit.readingStatus, date: date)
                 after[work.id!] = work.revision
                 summary = "edited “\(work.title)”"
 
@@ -58,7 +58,7 @@ extension LibraryStore {
                 try WorkGraph.delete(db, id: decision.workID)
                 target.absorb(incoming, at: date)
                 if target.reviewStatus == .needsReview { target.reviewStatus = .verified }
-                target = try WorkGraph.save(db, target)
+                target = try accept(db, target, defaults: defaults, statusChange: nil, date: date)
                 after[targetID] = target.revision
                 resulting = targetID
                 summary = "merged “\(work.title)” into “\(target.title)” (#\(targetID))"
@@ -74,19 +74,22 @@ extension LibraryStore {
     }
 
     /// Puts a reviewed Work in the library: an owned copy (an edition, created if the spine gave none) or a
-    /// wishlist entry, unless it already has an entry.
-    private func accept(_ db: Database, _ work: Work, defaults: ReviewDefaults, date: Date) throws -> Work {
+    /// wishlist entry, unless it already has an entry. An existing entry keeps its reading status unless the
+    /// decision names one (`statusChange`); an owned copy is never moved to the wishlist.
+    private func accept(_ db: Database, _ work: Work, defaults: ReviewDefaults, statusChange: ReadingStatus?, date: Date) throws -> Work {
         var w = work
         w.touch(at: date)
-        if defaults.owned && w.editions.isEmpty { w.editions = [Edition(format: defaults.format, dateCreated: date)] }
+        let needsEntry = w.libraryEntry == nil
+        if needsEntry && defaults.owned && w.editions.isEmpty { w.editions = [Edition(format: defaults.format, dateCreated: date)] }
         w = try WorkGraph.save(db, w, bump: true)
-        if w.libraryEntry == nil {
+        if needsEntry {
             w.libraryEntry = defaults.owned
                 ? .createOwnedEntry(edition: w.editions[0].id!, status: defaults.readingStatus, at: date)
                 : .createWishlistEntry(at: date)
             w = try WorkGraph.save(db, w, bump: false)
-        } else if var entry = w.libraryEntry, entry.readingStatus != defaults.readingStatus, work.reviewStatus == .userEdited {
-            entry.setStatus(defaults.readingStatus, at: date)
+        } else if let status = statusChange, var entry = w.libraryEntry, entry.readingStatus != status,
+                  !(status == .wishlist && entry.isOwned) {
+            entry.setStatus(status, at: date)
             w.libraryEntry = entry
             w = try WorkGraph.save(db, w, bump: false)
         }

@@ -23,14 +23,14 @@ struct ReviewCommand: ParsableCommand {
 
 /// What verifying files: shared by the interactive session and `review verify`.
 struct VerifyOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Reading status given to verified books.", valueName: "status"))
-    var status: ReadingStatus = .toRead
+    @Option(name: .long, help: ArgumentHelp("Reading status for the books (default toRead for new ones; an edit keeps a book's status unless given).", valueName: "status"))
+    var status: ReadingStatus?
 
     @Flag(name: .long, help: "File verified books as wishlist entries (not owned) instead of owned copies.")
     var wishlist = false
 
     var defaults: ReviewDefaults {
-        ReviewDefaults(readingStatus: wishlist ? .wishlist : status, owned: !wishlist)
+        ReviewDefaults(readingStatus: wishlist ? .wishlist : status ?? .toRead, owned: !wishlist)
     }
 }
 

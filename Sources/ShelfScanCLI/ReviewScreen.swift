@@ -92,6 +92,7 @@ struct ReviewScreen {
         if let spine = item.work.spine {
             parts.append("photo \(item.photoPosition) of \(item.photoCount), shelf \(spine.row + 1), spine \(spine.position + 1)")
         }
+        if s.decided > 0 { parts.append("\(s.decided) done") }
         return parts.joined(separator: " · ")
     }
 

@@ -11,6 +11,9 @@ enum Key: Equatable, Sendable {
     case interrupt
     /// Ctrl-E in the edit form: edit all fields at once in $VISUAL/$EDITOR.
     case openEditor
+    /// A whole line, from input that is not a raw terminal (a pipe, a script): a key in the decision
+    /// prompt (empty = Enter), the field's text in the edit form.
+    case line(String)
 }
 
 /// What the session asks its driver to do. The session itself never touches the store or the terminal,
@@ -153,6 +156,14 @@ struct ReviewSession: Equatable, Sendable {
     }
 
     private mutating func handle(_ key: Key) -> [ReviewEffect] {
+        if case let .line(text) = key {
+            if case var .editing(form) = mode {
+                form.buffer = text
+                mode = .editing(form)
+                return handle(.enter)
+            }
+            return handle(text.isEmpty ? .enter : .char(text.first!))
+        }
         if key == .interrupt {
             mode = .finished
             return [.saveCursor(item?.work.id), .quit]
@@ -309,7 +320,7 @@ struct ReviewSession: Equatable, Sendable {
             } else {
                 return decide(.edit(Self.edit(from: form.values)))
             }
-        case .interrupt:
+        case .interrupt, .line:
             return []
         case .openEditor:
             var values = form.values

@@ -44,7 +44,14 @@ struct ReviewSessionCommand: ParsableCommand {
                     cache = (id, cropColumns, cropRows, Self.crop(runner.session.item, columns: cropColumns, rows: cropRows, mode: cropMode))
                 }
                 let screen = ReviewScreen(columns: columns, rows: rows, style: Style(color: color), crop: cache.lines)
-                terminal.write("\u{1B}[H\u{1B}[2J" + screen.lines(runner.session).joined(separator: "\r\n"))
+                if terminal.isInteractive {
+                    terminal.write("\u{1B}[H\u{1B}[2J" + screen.lines(runner.session).joined(separator: "\r\n"))
+                } else {
+                    // A pipe or a log: plain screens one after another, trailing blank lines dropped.
+                    var lines = screen.lines(runner.session)
+                    while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+                    terminal.write(lines.joined(separator: "\n") + "\n\n")
+                }
                 guard let key = terminal.readKey() else { runner.send(.interrupt); break }
                 runner.send(key)
             }

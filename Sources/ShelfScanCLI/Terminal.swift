@@ -77,6 +77,7 @@ final class Terminal {
 
     /// Next key, or nil at end of input. Escape sequences (arrows) are read whole and dropped.
     func readKey() -> Key? {
+        if !raw { return readLine(strippingNewline: true).map { .line($0.trimmingCharacters(in: .whitespaces)) } }
         while true {
             guard let b = readByte() else { return nil }
             switch b {

@@ -68,8 +68,10 @@ let shelf = Catalog(entries: [
     @Test func aClearReadingIsAcceptedAndNoiseIsNot() {
         let clear = index.match("LA BELLA SALVAJE PHILIP PULLMAN JN Pul", top: 1)
         #expect(clear.first.map { $0.score >= CatalogIndex.acceptThreshold } == true)
+        #expect(index.accepted("LA BELLA SALVAJE PHILIP PULLMAN JN Pul")?.entry.isbn == "9788417092986")
         let noise = index.match("OXFORD university press 2019", top: 1)
         #expect(noise.allSatisfy { $0.score < CatalogIndex.acceptThreshold })
+        #expect(index.accepted("OXFORD university press 2019") == nil)
         // Two books with the same title and nothing to separate them: less sure than when the call number decides.
         let ambiguous = index.match("GOYA", top: 1)
         let decided = index.match("GOYA 75(Goy) Gud", top: 1)

@@ -27,6 +27,9 @@ import Testing
     @Test func subtitlesAreSplitOff() {
         #expect(CatalogText.splitTitle("Pilates : la guía más accesible").main == "Pilates ")
         #expect(CatalogText.splitTitle("Ghost Stories").subtitle == "")
+        let works = CatalogText.splitTitle("Apologia de Sòcrates   Critó   Eutifró")
+        #expect(works.main == "Apologia de Sòcrates" && works.subtitle == "Critó   Eutifró")
+        #expect(CatalogText.splitTitle("Introducción a la filosofía  presocrática").subtitle == "")
     }
 
     @Test func wordSimilarityForgivesTypicalOCRDamage() {
@@ -42,5 +45,8 @@ import Testing
         #expect(sim("labella", "bella") > 0.6)         // run together
         #expect(sim("mohs", "javier") < 0.3)
         #expect(sim("casa", "cosa") < sim("casa", "casas"))
+        #expect(CatalogText.isFuzzyMatchable("708.5", length: 5))      // a misread digit in a call number
+        #expect(!CatalogText.isFuzzyMatchable("1984", length: 4))      // years and volume numbers stay exact
+        #expect(!CatalogText.isFuzzyMatchable("de", length: 2))
     }
 }

@@ -202,3 +202,26 @@ import Testing
         #expect(try a.journal(limit: 100).count == 30)
     }
 }
+
+@Suite struct EditsOfLibraryBooks {
+    @Test func editingAReadBookKeepsItsStatusUnlessOneIsGiven() throws {
+        let (store, _, dune) = try seededStore()
+        var d = dune
+        d.libraryEntry?.acquireEdition(dune.editions[0].id!, status: .read)
+        d = try store.update(d)
+        try store.review(ReviewDecision(workID: dune.id!, action: .edit(WorkEdit(firstPublicationYear: 1966))))
+        let kept = try #require(try store.work(id: dune.id!))
+        #expect(kept.libraryEntry?.readingStatus == .read && kept.firstPublicationYear == 1966 && kept.reviewStatus == .userEdited)
+        try store.review(ReviewDecision(workID: dune.id!, action: .edit(WorkEdit(readingStatus: .reading))))
+        #expect(try store.work(id: dune.id!)?.libraryEntry?.readingStatus == .reading)
+        try store.review(ReviewDecision(workID: dune.id!, action: .edit(WorkEdit(readingStatus: .wishlist))))
+        #expect(try store.work(id: dune.id!)?.libraryEntry?.readingStatus == .reading, "an owned copy never moves to the wishlist")
+    }
+
+    @Test func mergingIntoAPendingWorkPutsItInTheLibrary() throws {
+        let (store, ids, _) = try seededStore()
+        try store.review(ReviewDecision(workID: ids[1], action: .merge(into: ids[2])))
+        let kept = try #require(try store.work(id: ids[2]))
+        #expect(kept.reviewStatus == .verified && kept.isOwned && kept.libraryEntry?.readingStatus == .toRead)
+    }
+}

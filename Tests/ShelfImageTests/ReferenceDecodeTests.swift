@@ -7,6 +7,7 @@ import Testing
 struct ReferenceDecodeTests {
     static let jpegFixtures = [
         "baseline-444.jpg", "baseline-422.jpg", "baseline-420.jpg", "baseline-440.jpg", "baseline-411.jpg",
+        "baseline-410.jpg", "mixed-sampling.jpg", "sampling-3x1.jpg",
         "progressive.jpg", "gray.jpg", "cmyk-adobe.jpg", "cmyk-no-adobe.jpg", "ycck.jpg",
         "orientation-1.jpg", "orientation-2.jpg", "orientation-3.jpg", "orientation-4.jpg",
         "orientation-5.jpg", "orientation-6.jpg", "orientation-7.jpg", "orientation-8.jpg",

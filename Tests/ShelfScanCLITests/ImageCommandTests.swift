@@ -106,6 +106,11 @@ struct ImageCommandTests {
         let pngOut = dir.appendingPathComponent("out.png").path
         #expect(try Self.run(["image", "convert", jpgOut, pngOut]).status == 0)
         #expect(try ImageDecoder.info(fileAt: pngOut).format == .png)
+        // A destination that cannot be written: one line, non-zero, nothing left behind.
+        let nowhere = dir.appendingPathComponent("no-such-dir/out.png").path
+        let failed = try Self.run(["image", "convert", input, nowhere])
+        #expect(failed.status != 0 && !failed.signalled)
+        #expect(failed.stderr.split(separator: "\n").count == 1 && failed.stderr.contains("out.png"))
         // An unknown extension is refused before anything is read.
         #expect(try Self.run(["image", "convert", input, dir.appendingPathComponent("out.gif").path]).status != 0)
     }

@@ -242,3 +242,15 @@ import Testing
         #expect(r.session.message?.contains("$EDITOR") == true)
     }
 }
+
+@Suite struct ReviewFromAPipe {
+    @Test func wholeLinesDriveTheSessionWhenInputIsNotATerminal() throws {
+        let (_, store, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "p"))
+        r.start()
+        for line in ["", "e", "", "Kindred", "Octavia E. Butler", "", "1979", "q"] { r.send(.line(line)) }
+        #expect(try store.work(id: ids[0])?.reviewStatus == .verified, "an empty line is Enter, the default (verify)")
+        let edited = try #require(try store.work(id: ids[1]))
+        #expect(edited.title == "Kindred" && edited.firstPublicationYear == 1979 && r.quit)
+    }
+}

@@ -121,7 +121,8 @@ def main():
     with tempfile.TemporaryDirectory() as t:
         ppm = os.path.join(t, 'p.ppm')
         write_ppm(ppm, base)
-        for name, sample in (('baseline-440.jpg', '1x2'), ('baseline-411.jpg', '4x1')):
+        for name, sample in (('baseline-440.jpg', '1x2'), ('baseline-411.jpg', '4x1'), ('baseline-410.jpg', '4x2'),
+                             ('mixed-sampling.jpg', '2x1,1x2,1x1'), ('sampling-3x1.jpg', '3x1')):
             subprocess.run(['cjpeg', '-quality', '95', '-sample', sample, '-outfile', out(name), ppm], check=True)
             made.append(name)
         tool = os.path.join(t, 'ycck')
