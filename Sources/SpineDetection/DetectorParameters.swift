@@ -38,6 +38,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var widthPriorWeight: Double
     /// Segments narrower than this fraction of the row height are impossible.
     public var minWidthRatio: Double
+    /// Pieces narrower than this are the gap between two books, not a spine.
+    public var gapMaxWidthRatio: Double
     /// Segments wider than this are not a standing spine: a gap, a bookend, or a lying stack.
     public var maxWidthRatio: Double
     /// Wide segments whose horizontal-edge coverage beats vertical by this factor are split as lying stacks.
@@ -53,20 +55,18 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var minConfidence: Double
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
-    public static let bundled: DetectorParameters = {
-        if let data = try? ShelfModels.data("detector-v1.json", in: "detection"),
-           let p = try? JSONDecoder().decode(DetectorParameters.self, from: data) {
-            return p
-        }
-        return .fallback
-    }()
+    public static let bundled: DetectorParameters = (try? load(file: "detector-v1.json")) ?? .fallback
+
+    public static func load(file: String) throws -> DetectorParameters {
+        try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
+    }
 
     /// Identical to detector-v1.json; used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
         version: "detector-v1", workingLongSide: 640, edgeCap: 24, edgeFloor: 6,
         rowVerticalEdgeFraction: 0.3, rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
-        darkGapWeight: 0.3, colourChangeWeight: 0.3, boundaryThreshold: 0.65,
-        widthRatioMedian: 0.09, widthRatioLogSigma: 0.6, widthPriorWeight: 0.08, minWidthRatio: 0.015,
-        maxWidthRatio: 0.32, lyingDominance: 1.5, lyingThicknessRatioMedian: 0.12, topEdgeCoverage: 0.45,
+        darkGapWeight: 0.3, colourChangeWeight: 0.3, boundaryThreshold: 0.9,
+        widthRatioMedian: 0.09, widthRatioLogSigma: 0.6, widthPriorWeight: 0.04, minWidthRatio: 0.015, gapMaxWidthRatio: 0.025,
+        maxWidthRatio: 0.6, lyingDominance: 1.5, lyingThicknessRatioMedian: 0.12, topEdgeCoverage: 0.45,
         blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, minConfidence: 0.05)
 }

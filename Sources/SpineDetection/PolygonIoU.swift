@@ -69,6 +69,8 @@ public struct DetectionScore: Sendable, Equatable {
     public var hits = 0
     public var falsePositives = 0
     public var misses = 0
+    public var truePositives: Int { hits }
+    public var falseNegatives: Int { misses }
     public var iouSum = 0.0
 
     public init() {}
@@ -86,7 +88,7 @@ public struct DetectionScore: Sendable, Equatable {
     }
 
     /// `truth` entries are (polygon, dontCare). Polygons in any common frame (e.g. normalized).
-    public static func score(detections: [[Point]], truth: [([Point], Bool)], threshold: Double = 0.5) -> DetectionScore {
+    public static func score(detections: [[Point]], truth: [(polygon: [Point], partial: Bool)], threshold: Double = 0.5) -> DetectionScore {
         var pairs: [(Double, Int, Int)] = []
         for (i, d) in detections.enumerated() {
             for (j, t) in truth.enumerated() {

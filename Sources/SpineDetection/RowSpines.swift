@@ -21,7 +21,7 @@ enum RowSpines {
         let prior = Segmenter.Prior(length: rowH, median: p.widthRatioMedian, logSigma: p.widthRatioLogSigma,
                                     weight: p.widthPriorWeight, threshold: p.boundaryThreshold,
                                     minRatio: p.minWidthRatio, maxRatio: p.maxWidthRatio)
-        let cuts = Segmenter.cuts(prof.score, lo: 0, hi: w - 1, prior)
+        let cuts = Segmenter.cuts(suppressingStacks(m, band, prof.score, p), lo: 0, hi: w - 1, prior)
         var out: [Found] = []
         for k in 0..<(cuts.count - 1) {
             let a = cuts[k], b = cuts[k + 1]
@@ -42,6 +42,8 @@ enum RowSpines {
                 out += lyingStack(m, band, left: left, right: right, yc: yc, p)
                 continue
             }
+            // Slivers: the shadow or panel showing between two books, bounded by both their edges.
+            if width / rowH < p.gapMaxWidthRatio { continue }
             let (top, bottom) = verticalExtent(m, band, left: left, right: right, yc: yc, p)
             // A piece with no print and no shading is wall or gap seen between books, not a spine.
             if isBlank(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc, p) { continue }
@@ -51,6 +53,35 @@ enum RowSpines {
                          bottomRight: Point(x: right.at(bottom, yc), y: bottom),
                          bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
             out.append(Found(quad: q, confidence: conf, lying: false))
+        }
+        return out
+    }
+
+    /// Lying stacks are wide runs of columns where horizontal structure dominates; boundaries found
+    /// inside one (a title's end, a shadow) would cut the stack into fake standing spines, so they are
+    /// silenced and the stack reaches `lyingStack` whole.
+    static func suppressingStacks(_ m: EdgeMaps, _ band: RowFinder.Band, _ score: [Double], _ p: DetectorParameters) -> [Double] {
+        let w = m.width
+        var hs = [Double](repeating: 0, count: w), vs = hs
+        m.vertical.withUnsafeBufferPointer { V in m.horizontal.withUnsafeBufferPointer { Hm in
+            for y in band.top...band.bottom {
+                for x in 0..<w { hs[x] += Double(Hm[y * w + x]); vs[x] += Double(V[y * w + x]) }
+            }
+        }}
+        let rowH = Double(band.bottom - band.top + 1)
+        let r = max(1, Int(rowH * 0.05))
+        let hsm = RowFinder.boxSmooth(hs.map { $0 / rowH }, radius: r), vsm = RowFinder.boxSmooth(vs.map { $0 / rowH }, radius: r)
+        var out = score
+        var x = 0
+        while x < w {
+            guard hsm[x] > 0.04 && hsm[x] > p.lyingDominance * vsm[x] else { x += 1; continue }
+            var e = x
+            while e + 1 < w && hsm[e + 1] > 0.04 && hsm[e + 1] > p.lyingDominance * vsm[e + 1] { e += 1 }
+            if Double(e - x + 1) >= p.maxWidthRatio * rowH * 0.8 {
+                let margin = r + 2
+                if x + margin <= e - margin { for i in (x + margin)...(e - margin) { out[i] = 0 } }
+            }
+            x = e + 1
         }
         return out
     }

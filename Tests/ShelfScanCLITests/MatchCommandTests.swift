@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aMissingCatalogueFailsWithOneClearLine() throws {
-        var command = try #require(try Shelfscan.parseAsRoot(["match", "--catalog", "/nonexistent/b.csv", "x"]) as? MatchCommand)
+        let command = try #require(try Shelfscan.parseAsRoot(["match", "--catalog", "/nonexistent/b.csv", "x"]) as? MatchCommand)
         do {
             try command.run()
             Issue.record("expected an error")
@@ -49,6 +49,5 @@ import Testing
             #expect(!message.contains("\n"))
             #expect(Shelfscan.exitCode(for: error) != .success)
         }
-        _ = command
     }
 }

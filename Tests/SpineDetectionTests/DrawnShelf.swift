@@ -2,7 +2,7 @@ import ShelfImage
 
 /// Shelf pictures drawn in code: books as filled quads of distinct colours with a dark seam between
 /// them, a board below, a plain wall above, so every test knows exactly where each spine is.
-struct ShelfFixture {
+struct DrawnShelf {
     var image: RGBImage
     /// Spine quads in pixels, left to right.
     var spines: [Quad] = []
@@ -51,7 +51,7 @@ struct ShelfFixture {
             let h = heights[k % heights.count]
             let q = Quad(topLeft: Point(x: left + h * lean, y: floorY - h), topRight: Point(x: left + w + h * lean, y: floorY - h),
                          bottomRight: Point(x: left + w, y: floorY), bottomLeft: Point(x: left, y: floorY))
-            fill(q, ShelfFixture.palette[(k + colourOffset) % ShelfFixture.palette.count])
+            fill(q, DrawnShelf.palette[(k + colourOffset) % DrawnShelf.palette.count])
             // A dark seam on the left side of each book: the shadow between neighbours.
             fill(Quad(topLeft: q.topLeft, topRight: Point(x: q.topLeft.x + 1.5, y: q.topLeft.y),
                       bottomRight: Point(x: q.bottomLeft.x + 1.5, y: floorY), bottomLeft: q.bottomLeft), (15, 15, 15))
