@@ -1,6 +1,11 @@
 // eval-catalog: how well real OCR readings of real library spines snap to that library's catalogue.
 //
-//   swift run -c release eval-catalog [--dataset DIR] [--fit] [--failures N]
+//   swift run -c release eval-catalog [--dataset DIR] [--fit] [--failures N] [--slow]
+//
+// --fit refits the ranker and the calibration on the training half and prints the constants that
+// CatalogRanking.standard / CatalogCalibration.standard hold; --failures prints training-half misses only;
+// --slow lists the slowest queries. Timings are printed as wall time and as this thread's CPU time (the machine
+// may be shared).
 //
 // Rows: spine_annotations.csv with not_book=False and not_in_db=False. A top-1 hit is a best match with the
 // annotated ISBN or, where that is empty, the same normalized title. Rows are split by photo (image_name hash)

@@ -150,7 +150,7 @@ struct IndexBuilder {
         let scalars = w.unicodeScalars.map(\.value)
         wordChars += scalars
         wordStart.append(Int32(wordChars.count))
-        fuzzyWord.append(scalars.count >= WordSimilarity.minFuzzyLength && !w.contains(where: { !$0.isLetter }))
+        fuzzyWord.append(CatalogText.isFuzzyMatchable(w, length: scalars.count))
         return id
     }
 }
