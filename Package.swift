@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
-        .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport"]),
-        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport"]),
+        .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "ShelfImage", "SpineDetection"]),
+        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel"]),
     ]
 )

@@ -1,6 +1,11 @@
 // eval-catalog: how well real OCR readings of real library spines snap to that library's catalogue.
 //
-//   swift run -c release eval-catalog [--dataset DIR] [--fit] [--failures N]
+//   swift run -c release eval-catalog [--dataset DIR] [--fit] [--failures N] [--slow]
+//
+// --fit refits the ranker and the calibration on the training half and prints the constants that
+// CatalogRanking.standard / CatalogCalibration.standard hold; --failures prints training-half misses only;
+// --slow lists the slowest queries. Timings are printed as wall time and as this thread's CPU time (the machine
+// may be shared).
 //
 // Rows: spine_annotations.csv with not_book=False and not_in_db=False. A top-1 hit is a best match with the
 // annotated ISBN or, where that is empty, the same normalized title. Rows are split by photo (image_name hash)
@@ -39,14 +44,14 @@ func cpuNow() -> Double {
 }
 
 // MARK: Load and index
-var t0 = now()
+var t0 = now(), c0 = cpuNow()
 let (catalog, rowErrors) = try Catalog.load(csvAt: cataloguePath)
-let loadMs = now() - t0
-t0 = now()
+let loadMs = now() - t0, loadCPU = cpuNow() - c0
+t0 = now(); c0 = cpuNow()
 let firstIndex = CatalogIndex(catalog)
-let buildMs = now() - t0
-print(String(format: "catalogue: %d entries (%d rows skipped), load %.0f ms, index build %.0f ms",
-             catalog.entries.count, rowErrors.count, loadMs, buildMs))
+let buildMs = now() - t0, buildCPU = cpuNow() - c0
+print(String(format: "catalogue: %d entries (%d rows skipped); load %.0f ms (CPU %.0f), index build %.0f ms (CPU %.0f)",
+             catalog.entries.count, rowErrors.count, loadMs, loadCPU, buildMs, buildCPU))
 
 // MARK: Annotated rows
 struct Row { var image: String; var ocr: String; var title: String; var isbn: String; var train: Bool }
@@ -229,6 +234,21 @@ report("train half  ", { $0.train })
 report("held-out    ", { !$0.train })
 report("all         ", { _ in true })
 report("all, titled ", { !$0.title.trimmingCharacters(in: .whitespaces).isEmpty })
+// Reliability on the held-out half: within each score band, how often the top match is right.
+do {
+    let held = zip(rows, outcomes).filter { !$0.0.train }.map(\.1)
+    var parts: [String] = []
+    for (lo, hi) in [(0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 0.9), (0.9, 1.01)] {
+        let band = held.filter { $0.score >= lo && $0.score < hi }
+        guard !band.isEmpty else { continue }
+        parts.append(String(format: "[%.1f,%.1f) n=%d right %.2f", lo, min(hi, 1), band.count,
+                            Double(band.filter(\.top1).count) / Double(band.count)))
+    }
+    print("held-out reliability: " + parts.joined(separator: "  "))
+    let half = held.filter { $0.score >= 0.5 }
+    print(String(format: "held-out at score >= 0.5 (more likely right than wrong): accepted %.4f, precision %.4f",
+                 Double(half.count) / Double(held.count), Double(half.filter(\.top1).count) / Double(max(1, half.count))))
+}
 for (name, times) in [("wall", outcomes.map(\.ms).sorted()), ("thread CPU", outcomes.map(\.cpuMs).sorted())] {
     print(String(format: "ms/query (%@): median %.3f  p95 %.3f  mean %.3f  max %.3f (%d queries)", name,
                  times[times.count / 2], times[Int(Double(times.count) * 0.95)],

@@ -87,6 +87,7 @@ func report(_ label: String, _ set: String, _ s: Score) {
     let acc = s.n == 0 ? 0 : 100 * Double(s.correct) / Double(s.n)
     print(String(format: "%-28@ %-8@ n=%3d  title accuracy %5.1f%% (%d)  mean similarity %.3f  read %3d  median %6.1f ms/crop",
                  label as NSString, set as NSString, s.n, acc, s.correct, s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median))
+    fflush(nil)  // figures appear as they are measured, also when piped
 }
 
 var variants: [(String, TesseractOptions)] = [("default", TesseractOptions())]
@@ -95,19 +96,39 @@ if args.contains("--ablation") {
     func with(_ change: (inout TesseractOptions) -> Void) -> TesseractOptions { var o = d; change(&o); return o }
     variants = [
         ("baseline (raw, psm7, 2 dirs)", .baseline),
-        ("+ scale only", TesseractOptions(lineHeight: d.lineHeight, normalizeContrast: false, polarity: .asIs, mode: .singleLine, minWordConfidence: 0)),
-        ("+ scale + contrast", TesseractOptions(lineHeight: d.lineHeight, normalizeContrast: true, polarity: .asIs, mode: .singleLine, minWordConfidence: 0)),
-        ("+ polarity auto", TesseractOptions(lineHeight: d.lineHeight, normalizeContrast: true, polarity: .auto, mode: .singleLine, minWordConfidence: 0)),
-        ("+ block psm", TesseractOptions(lineHeight: d.lineHeight, normalizeContrast: true, polarity: .auto, mode: .block, minWordConfidence: 0)),
-        ("+ garbage filter = default", d),
-        ("default, no contrast", with { $0.normalizeContrast = false }),
-        ("default, polarity both", with { $0.polarity = .both }),
+        ("+ scale (spine 96 px across)", TesseractOptions(lineHeight: d.lineHeight, polarity: .asIs, mode: .singleLine, minWordConfidence: 0, refineScale: false)),
+        ("+ block psm", TesseractOptions(lineHeight: d.lineHeight, polarity: .asIs, mode: .block, minWordConfidence: 0, refineScale: false)),
+        ("+ garbage filter", with { $0.refineScale = false }),
+        ("+ refine scale = default", d),
+        ("default + local contrast", with { $0.normalizeContrast = true }),
+        ("default + stretch contrast", with { $0.stretchContrast = true }),
+        ("default + polarity auto", with { $0.polarity = .auto }),
+        ("default + polarity both", with { $0.polarity = .both }),
         ("default, psm sparse", with { $0.mode = .sparse }),
         ("default, psm single line", with { $0.mode = .singleLine }),
+        ("default, native scale", with { $0.lineHeight = 0 }),
         ("default, line 48", with { $0.lineHeight = 48 }),
-        ("default, line 96", with { $0.lineHeight = 96 }),
+        ("default, line 64", with { $0.lineHeight = 64 }),
         ("default, line 128", with { $0.lineHeight = 128 }),
+        ("default, min conf 30", with { $0.minWordConfidence = 30 }),
+        ("default, min conf 60", with { $0.minWordConfidence = 60 }),
         ("default, + upright", with { $0.tryUpright = true }),
+    ]
+}
+
+if args.contains("--focus") {
+    func o(_ line: Int, contrast: String, _ polarity: TesseractOptions.Polarity, _ mode: TesseractOptions.Mode = .block, refine: Bool = true) -> TesseractOptions {
+        TesseractOptions(lineHeight: line, normalizeContrast: contrast == "local", polarity: polarity, mode: mode, refineScale: refine, stretchContrast: contrast == "stretch")
+    }
+    variants = [
+        ("native, plain, refine", o(0, contrast: "none", .asIs)),
+        ("native+refine? (0 skips)", o(0, contrast: "none", .asIs, refine: false)),
+        ("128 plain refine", o(128, contrast: "none", .asIs)),
+        ("128 stretch refine", o(128, contrast: "stretch", .asIs)),
+        ("128 local auto refine", o(128, contrast: "local", .auto)),
+        ("96 plain refine", o(96, contrast: "none", .asIs)),
+        ("128 plain sparse refine", o(128, contrast: "none", .asIs, .sparse)),
+        ("160 plain refine", o(160, contrast: "none", .asIs)),
     ]
 }
 

@@ -22,4 +22,13 @@ public struct BoundingBox: Sendable, Equatable, Hashable, Codable {
         let xs = pts.map { $0[0] }, ys = pts.map { $0[1] }
         self.init(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     }
+
+    /// Intersection over union with another box: 1 for the same box, 0 for disjoint ones.
+    public func iou(_ other: BoundingBox) -> Double {
+        let ix = max(0, min(x + width, other.x + other.width) - max(x, other.x))
+        let iy = max(0, min(y + height, other.y + other.height) - max(y, other.y))
+        let intersection = ix * iy
+        let union = width * height + other.width * other.height - intersection
+        return union > 0 ? intersection / union : 0
+    }
 }

@@ -146,8 +146,10 @@ public struct DetectedBook: Sendable, Equatable, Codable {
     /// 0.0-1.0.
     public var confidence: Double
     public var polygon: [[Double]]?
-    public init(work: WorkDTO, edition: EditionDTO, confidence: Double, polygon: [[Double]]? = nil) {
-        self.work = work; self.edition = edition; self.confidence = confidence; self.polygon = polygon
+    /// The reading's authors beside `work`, as seed 004's search responses carry them (WorkDTO has none).
+    public var authors: [AuthorDTO]?
+    public init(work: WorkDTO, edition: EditionDTO, confidence: Double, polygon: [[Double]]? = nil, authors: [AuthorDTO]? = nil) {
+        self.work = work; self.edition = edition; self.confidence = confidence; self.polygon = polygon; self.authors = authors
     }
 }
 

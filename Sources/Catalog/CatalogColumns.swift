@@ -24,11 +24,12 @@ struct CatalogColumns {
             throw CatalogError.badHeader("no title column (header: \(shown)); expected e.g. title,author,isbn,tag,series")
         }
         self.title = title
-        author = find(["author", "authors", "author l-f", "autor", "creator"])
+        author = find(["author", "authors", "author l-f", "autor", "autora", "autor/a", "creator"])
         additionalAuthors = find(["additional authors"])
         isbn13 = find(["isbn13", "isbn 13", "isbn_13", "isbn-13"])
         isbn = find(["isbn", "isbn10", "isbn 10", "isbn_10", "isbn-10"])
-        tag = find(["tag", "call number", "call_number", "callnumber", "call no", "shelfmark", "signatura", "shelf mark"])
+        tag = find(["tag", "call number", "call_number", "callnumber", "call no", "shelfmark", "signatura", "shelf mark",
+                    "signatura topográfica", "signatura topogràfica"])
         series = find(["series", "serie", "collection", "colección", "col·lecció"])
         count = names.count
     }

@@ -70,4 +70,11 @@ enum CatalogText {
     }
 
     static func isAlnum(_ c: Character) -> Bool { c.isLetter || c.isNumber }
+
+    /// Words worth fuzzy matching: letters only ("avier" → "javier"), or call numbers long enough that one
+    /// misread digit still leaves them recognisable ("708.5" → "778.5"). Bare numbers (years, volumes) stay exact.
+    static func isFuzzyMatchable(_ token: String, length: Int) -> Bool {
+        if token.allSatisfy({ $0.isLetter }) { return length >= WordSimilarity.minFuzzyLength }
+        return length >= 5 && token.contains(where: { $0.isNumber }) && token.contains(where: { !isAlnum($0) })
+    }
 }

@@ -29,6 +29,16 @@ struct IndexBuilder {
 
     init(_ entries: [CatalogEntry]) {
         var factors: [Float] = []
+        // Authors, call-number prefixes and series repeat across a catalogue; normalize each text once.
+        var authorCache: [String: ([String], [String])] = [:]
+        var tagCache: [String: [String]] = [:]
+        var wordCache: [String: [String]] = [:]
+        func cached<T>(_ text: String, in cache: inout [String: T], _ make: (String) -> T) -> T {
+            if let hit = cache[text] { return hit }
+            let value = make(text)
+            cache[text] = value
+            return value
+        }
         var works: [String: Int32] = [:]
         for entry in entries {
             var seen: [Int64: Int] = [:]  // (word, field) → position in this entry's tokens
@@ -47,22 +57,23 @@ struct IndexBuilder {
                 }
             }
             let (main, subtitle) = CatalogText.splitTitle(entry.title)
-            add(CatalogText.words(main), .title, 1)
+            let mainWords = CatalogText.words(main)
+            add(mainWords, .title, 1)
             add(CatalogText.words(subtitle), .subtitle, 1)
             for (k, author) in entry.authors.enumerated() {
-                let (surname, given) = CatalogText.authorParts(author)
+                let (surname, given) = cached(author, in: &authorCache) { CatalogText.authorParts($0) }
                 let f: Float = k == 0 ? 1 : Self.coAuthorFactor
                 add(surname, .author, f)
                 add(given, .author, f * Self.givenNameFactor)
             }
-            add(CatalogText.tagTokens(entry.tag), .tag, 1)
-            add(CatalogText.words(entry.series), .series, 1)
+            add(cached(entry.tag, in: &tagCache) { CatalogText.tagTokens($0) }, .tag, 1)
+            add(cached(entry.series, in: &wordCache) { CatalogText.words($0) }, .series, 1)
             tokenStart.append(Int32(tokenWord.count))
-            for w in CatalogText.words(entry.tag) { tagChars += w.unicodeScalars.map(\.value) }
+            for w in cached(entry.tag, in: &wordCache, CatalogText.words) { tagChars += w.unicodeScalars.map(\.value) }
             tagStart.append(Int32(tagChars.count))
 
-            let key = CatalogText.words(main).joined(separator: " ") + "|" +
-                (entry.authors.first.map { CatalogText.words($0).joined(separator: " ") } ?? "")
+            let key = mainWords.joined(separator: " ") + "|" +
+                (entry.authors.first.map { cached($0, in: &wordCache, CatalogText.words).joined(separator: " ") } ?? "")
             if let k = works[key] { workKey.append(k) } else {
                 let k = Int32(works.count)
                 works[key] = k
@@ -139,7 +150,7 @@ struct IndexBuilder {
         let scalars = w.unicodeScalars.map(\.value)
         wordChars += scalars
         wordStart.append(Int32(wordChars.count))
-        fuzzyWord.append(scalars.count >= WordSimilarity.minFuzzyLength && !w.contains(where: { !$0.isLetter }))
+        fuzzyWord.append(CatalogText.isFuzzyMatchable(w, length: scalars.count))
         return id
     }
 }

@@ -10,8 +10,8 @@ public struct CatalogRanking: Sendable, Hashable {
     }
 
     public static let standard = CatalogRanking(weights: [
-        2.7001, 0.7435, 1.5927, -0.3814, 2.1792, 4.4256, 7.3246, -1.0458, -0.8428, -1.2620, 3.5071, 5.1680, 0.6785,
-        -0.3228, 3.0240,
+        2.6219, 0.7947, 1.6018, -0.3007, 2.4696, 4.0202, 7.2816, -1.0606, -0.9444, -1.2210, 3.5088, 5.2147, 0.6684,
+        -0.4043, 3.1912,
     ])
 
     public func score(_ f: MatchFeatures) -> Double {

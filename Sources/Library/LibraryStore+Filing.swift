@@ -37,6 +37,7 @@ extension LibraryStore {
                 cropNames.append(name)
             }
             var replacedCrops: [String] = []
+            var keptBoxes: [BoundingBox] = []
             let ids: [Work.ID] = try run { db in
                 var photoRecord: PhotoRecord
                 if let existing = try PhotoRecord.filter(Column("contentHash") == photo.contentHash).fetchOne(db) {
@@ -50,13 +51,25 @@ extension LibraryStore {
                     let pending = try Int64.fetchAll(db, sql: "SELECT id FROM work WHERE photoId = ? AND reviewStatus = 'needsReview'",
                                                      arguments: [existing.id])
                     for id in pending { try WorkGraph.delete(db, id: id) }
+                    keptBoxes = try Row.fetchAll(db, sql: """
+                        SELECT boundingBoxX, boundingBoxY, boundingBoxWidth, boundingBoxHeight FROM work
+                        WHERE photoId = ? AND boundingBoxX IS NOT NULL
+                        """, arguments: [existing.id]).map {
+                            BoundingBox(x: $0["boundingBoxX"], y: $0["boundingBoxY"], width: $0["boundingBoxWidth"], height: $0["boundingBoxHeight"])
+                        }
                 } else {
                     photoRecord = PhotoRecord(contentHash: photo.contentHash, originalImagePath: photo.originalImagePath,
                                               imageWidth: photo.imageWidth, imageHeight: photo.imageHeight, filedAt: date)
                     try photoRecord.insert(db)
                 }
                 var ids: [Work.ID] = []
+                // A spine a reviewer already verified or edited stays as it is; the rescan does not file it
+                // again as a new pending Work beside it.
                 for (spine, crop) in zip(photo.spines, cropNames) {
+                    if keptBoxes.contains(where: { $0.iou(spine.boundingBox) >= 0.5 }) {
+                        if let crop { replacedCrops.append(crop) }
+                        continue
+                    }
                     let saved = try WorkGraph.save(db, makeWork(spine, photo: photo, crop: crop, date: date),
                                                    photoId: photoRecord.id, bump: false)
                     ids.append(saved.id!)

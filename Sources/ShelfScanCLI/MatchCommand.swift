@@ -45,14 +45,11 @@ struct MatchCommand: ParsableCommand {
         }
         guard !book.entries.isEmpty else { throw CatalogError.badHeader("\(catalog) has no usable rows") }
         let index = CatalogIndex(book)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 
         func answer(_ query: String) {
             let matches = index.match(query, top: top)
             if json {
-                let line = MatchLine(query: query, matches: matches.map(MatchLine.Match.init))
-                if let data = try? encoder.encode(line) { print(String(decoding: data, as: UTF8.self)) }
+                print(Self.jsonLine(query: query, matches: matches))
             } else {
                 print(query)
                 if matches.isEmpty { print("  (no candidates)") }
@@ -73,6 +70,17 @@ struct MatchCommand: ParsableCommand {
         } else {
             for query in text { answer(query) }
         }
+    }
+}
+
+extension MatchCommand {
+    /// One `--json` output line: `{"matches":[{"author","isbn","score","tag","title"}...],"query":...}`.
+    static func jsonLine(query: String, matches: [CatalogMatch]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = MatchLine(query: query, matches: matches.map(MatchLine.Match.init))
+        // Encoding strings and finite doubles cannot fail.
+        return (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"matches":[],"query":""}"#
     }
 }
 

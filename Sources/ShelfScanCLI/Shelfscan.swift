@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 
 /// The root command holds configuration only; each subcommand lives in its own file.
@@ -13,8 +14,29 @@ public struct Shelfscan: AsyncParsableCommand {
               shelfscan review
             """,
         version: version,
-        subcommands: [ImageCommand.self, MatchCommand.self, ReviewCommand.self, LibraryCommand.self]
+        subcommands: [ScanCommand.self, ReviewCommand.self, LibraryCommand.self, MatchCommand.self, ImageCommand.self]
     )
 
     public init() {}
+
+    /// The entry point. Like `main()`, except that a usage error exits with status 2, as `scan`
+    /// promises (ArgumentParser's default is 64), so scripts can tell "you typed it wrong" (2) from
+    /// "some photos failed" (1).
+    public static func runMain(_ arguments: [String]? = nil) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            exit(withError: nil)
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

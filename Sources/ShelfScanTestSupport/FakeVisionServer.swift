@@ -39,6 +39,8 @@ public final class FakeVisionServer: @unchecked Sendable {
         case content(String)
         /// Read the request, then close the connection without replying.
         case dropConnection
+        /// A 200 whose body is this many bytes of padding: a runaway reply.
+        case oversized(bytes: Int)
     }
 
     public enum Dialect: String, Sendable { case openai, gemini }
@@ -168,6 +170,8 @@ public final class FakeVisionServer: @unchecked Sendable {
                 case .dropConnection?:
                     status = 0
                     action = .drop
+                case .oversized(let bytes)?:
+                    action = .respond(status: 200, headers: ["Content-Type": "application/json"], body: Data(repeating: 0x20, count: bytes))
                 case nil:
                     break
                 }

@@ -10,26 +10,34 @@ public struct TesseractOptions: Sendable, Equatable {
     /// Height in pixels of the spine's width after rotating the text horizontal: letters end up at
     /// roughly 30-40 px, where Tesseract's LSTM is most accurate. 0 keeps the crop's own scale.
     public var lineHeight: Int
+    /// Local contrast normalisation (each pixel against its neighbourhood's mean and spread).
     public var normalizeContrast: Bool
+    /// Global 1..99 percentile stretch; applied when `normalizeContrast` is off.
+    public var stretchContrast: Bool
     public var polarity: Polarity
     public var mode: Mode
     /// Words below this confidence (0...100) are dropped as garbage.
     public var minWordConfidence: Double
     /// Also try the unrotated crop (stacked letters, horizontal text on a standing spine).
     public var tryUpright: Bool
+    /// Re-read the better orientation once more at the scale that brings its median letter height to
+    /// ~36 px, when the first pass found letters far from that (wide spines with several lines).
+    public var refineScale: Bool
 
-    public init(lineHeight: Int = 64, normalizeContrast: Bool = true, polarity: Polarity = .auto, mode: Mode = .block,
-                minWordConfidence: Double = 45, tryUpright: Bool = false) {
+    public init(lineHeight: Int = 96, normalizeContrast: Bool = false, polarity: Polarity = .asIs, mode: Mode = .block,
+                minWordConfidence: Double = 45, tryUpright: Bool = false, refineScale: Bool = true, stretchContrast: Bool = false) {
+        self.stretchContrast = stretchContrast
         self.lineHeight = lineHeight
         self.normalizeContrast = normalizeContrast
         self.polarity = polarity
         self.mode = mode
         self.minWordConfidence = minWordConfidence
         self.tryUpright = tryUpright
+        self.refineScale = refineScale
     }
 
     /// Plain Tesseract on the raw crop, both rotations: the baseline the other steps are measured against.
-    public static let baseline = TesseractOptions(lineHeight: 0, normalizeContrast: false, polarity: .asIs, mode: .singleLine, minWordConfidence: 0)
+    public static let baseline = TesseractOptions(lineHeight: 0, normalizeContrast: false, polarity: .asIs, mode: .singleLine, minWordConfidence: 0, refineScale: false)
 
     var segmentation: SegmentationMode {
         switch mode {
@@ -60,7 +68,21 @@ enum SpineOCR {
             let result = recognize(gray, turn: turn, engine: engine, options: options)
             if best == nil || result.score > best!.score { best = result }
         }
-        guard let best else { return (TitleSplitter.Split(title: nil, authors: [], confidence: 0), "") }
+        guard var best else { return (TitleSplitter.Split(title: nil, authors: [], confidence: 0), "") }
+        if options.refineScale {
+            let heights = best.lines.flatMap(\.words).filter { keep($0, options: options) && $0.text.count >= 2 }.map(\.height).sorted()
+            if !heights.isEmpty {
+                let median = Double(heights[heights.count / 2])
+                if median < 24 || median > 50 {
+                    var refined = options
+                    let across = best.turn == .none || best.turn == .half ? gray.height : gray.width
+                    let base = options.lineHeight > 0 ? options.lineHeight : across
+                    refined.lineHeight = min(400, max(24, Int(Double(base) * 36 / median)))
+                    let again = recognize(gray, turn: best.turn, engine: engine, options: refined)
+                    if again.score > best.score { best = again }
+                }
+            }
+        }
         let raw = best.lines.map(\.text).joined(separator: "\n")
         let kept = best.lines.map { line in
             var l = line
@@ -74,11 +96,13 @@ enum SpineOCR {
         var g = GrayOps.rotated(gray, turn)
         if options.lineHeight > 0 {
             let scale = Double(options.lineHeight) / Double(g.height)
-            let width = min(4000, max(8, Int((Double(g.width) * scale).rounded())))
+            let width = min(6000, max(8, Int((Double(g.width) * scale).rounded())))
             g = GrayOps.resized(g, width: width, height: options.lineHeight)
         }
         if options.normalizeContrast {
             g = GrayOps.normalizedContrast(g, radius: max(8, g.height / 2))
+        } else if options.stretchContrast {
+            g = GrayOps.stretched(g)
         }
         var candidates: [GrayImage]
         switch options.polarity {

@@ -47,14 +47,20 @@ enum TitleSplitter {
     }
 
     static func split(_ segments: [Segment]) -> Split {
-        let usable = segments.filter { !$0.words.isEmpty && !isNoise($0.text) }
-        guard !usable.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
-        let names = usable.filter { looksLikeName($0.text) }
-        let others = usable.filter { !looksLikeName($0.text) }
+        // Library labels and stray marks out; then each segment into author name and the rest.
+        var parts: [(segment: Segment, isName: Bool)] = []
+        for segment in segments {
+            let cleaned = Segment(words: withoutLabels(segment.words))
+            guard !cleaned.words.isEmpty, !isNoise(cleaned.text) else { continue }
+            parts += splitName(cleaned)
+        }
+        guard !parts.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
+        let names = parts.filter(\.isName).map(\.segment)
+        let others = parts.filter { !$0.isName }.map(\.segment)
         // The title: the biggest print that is not a name; a name only when nothing else was read.
-        let pool = others.isEmpty ? usable : others
+        let pool = others.isEmpty ? names : others
         let maxSize = pool.map(\.size).max() ?? 0
-        let titleParts = pool.filter { $0.size >= 0.8 * maxSize && !isNoise($0.text) }
+        let titleParts = pool.filter { $0.size >= 0.8 * maxSize }
         let title = titleParts.map(\.text).joined(separator: " ")
         let authors = others.isEmpty ? [] : names.map { tidyName($0.text) }
         let titleChars = title.filter { $0.isLetter || $0.isNumber }.count
@@ -62,6 +68,71 @@ enum TitleSplitter {
         var confidence = chars == 0 ? 0 : titleParts.reduce(0) { $0 + $1.confidence * Double($1.text.count) } / Double(chars)
         if titleChars < 4 { confidence *= 0.5 }
         return Split(title: titleChars == 0 ? nil : title, authors: authors, confidence: min(1, max(0, confidence)))
+    }
+
+    /// Drops call-number labels ("796.332 Luc", "N Pam"), bare numbers at the ends and stray single
+    /// characters at the ends: library and shop labels, not the book's own text.
+    static func withoutLabels(_ words: [OCRWord]) -> [OCRWord] {
+        var out: [OCRWord] = []
+        var i = 0
+        while i < words.count {
+            let t = words[i].text
+            let letters = t.filter(\.isLetter).count, digits = t.filter(\.isNumber).count
+            // "N Pam": a lone capital then a 2-4 letter capitalised abbreviation.
+            if t.count == 1, t.first?.isUppercase == true, i + 1 < words.count {
+                let next = words[i + 1].text.filter(\.isLetter)
+                if (2...4).contains(next.count), next.first?.isUppercase == true, next.dropFirst().allSatisfy(\.isLowercase) {
+                    i += 2
+                    continue
+                }
+            }
+            // "796.332", "843.9": classification numbers.
+            if digits > 0 && (t.contains(".") || t.contains(",")) && letters == 0 { i += 1; continue }
+            out.append(words[i])
+            i += 1
+        }
+        while let first = out.first, first.text.filter({ $0.isLetter || $0.isNumber }).count <= 1 || first.text.allSatisfy({ $0.isNumber }) {
+            out.removeFirst()
+        }
+        while let last = out.last, last.text.filter({ $0.isLetter || $0.isNumber }).count <= 1 || last.text.allSatisfy({ $0.isNumber }) {
+            out.removeLast()
+        }
+        return out
+    }
+
+    /// Spine lines often run "Author Title" or "Title Author" with no gap: a two- or three-word run at either
+    /// end that starts with a given name or initials is taken for the author.
+    static func splitName(_ segment: Segment) -> [(segment: Segment, isName: Bool)] {
+        let words = segment.words
+        if looksLikeName(segment.text) { return [(segment, true)] }
+        guard words.count >= 3 else { return [(segment, false)] }
+        func isNameRun(_ run: ArraySlice<OCRWord>) -> Bool {
+            guard let first = run.first else { return false }
+            return (FirstNames.contains(first.text) || FirstNames.isInitial(first.text)) && looksLikeName(run.map(\.text).joined(separator: " "))
+        }
+        // Prefix: prefer three words only when the title then starts with a function word ("... El meu").
+        for n in [3, 2] where words.count > n {
+            let prefix = words[..<n]
+            if n == 3 && !particleOrArticle(words[n].text) { continue }
+            if isNameRun(prefix) {
+                return [(Segment(words: Array(prefix)), true), (Segment(words: Array(words[n...])), false)]
+            }
+        }
+        for n in [3, 2] where words.count > n {
+            let suffix = words[(words.count - n)...]
+            if isNameRun(suffix) {
+                return [(Segment(words: Array(words[..<(words.count - n)])), false), (Segment(words: Array(suffix)), true)]
+            }
+        }
+        return [(segment, false)]
+    }
+
+    private static let articles: Set<String> = [
+        "el", "la", "los", "las", "lo", "un", "una", "the", "a", "an", "les", "els", "l", "le", "il", "der", "die", "das",
+    ]
+
+    static func particleOrArticle(_ word: String) -> Bool {
+        articles.contains(word.lowercased().trimmingCharacters(in: .punctuationCharacters))
     }
 
     /// Call numbers, prices, years and single letters: printed on spines, never a title.
@@ -76,10 +147,12 @@ enum TitleSplitter {
 
     private static let particles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du", "y", "i", "and", "&"]
 
-    /// Two to five words, capitalised or initials, no digits: "Gabriel García Márquez", "J. R. R. TOLKIEN".
+    /// Two to five words, capitalised or initials, no digits, starting with a given name or initials:
+    /// "Gabriel García Márquez", "J. R. R. TOLKIEN"; not "Silent Spring".
     static func looksLikeName(_ text: String) -> Bool {
         let words = text.split(separator: " ").map(String.init)
         guard (2...5).contains(words.count), !text.contains(where: \.isNumber) else { return false }
+        guard FirstNames.contains(words[0]) || FirstNames.isInitial(words[0]) else { return false }
         var capitalised = 0
         for w in words {
             if particles.contains(w.lowercased()) && w.first?.isLowercase == true { continue }

@@ -28,6 +28,23 @@ import Testing
         #expect(catalog.entries == [CatalogEntry(title: "Cien años de soledad", tag: "N Gar")])
     }
 
+    @Test func semicolonAndTabSeparatedSheetsAreRecognised() throws {
+        let semicolons = "Título;Autor;Signatura\n\"Poesía, completa\";\"Lorca, Federico\";P 860 Lor\n"
+        let (a, _) = try Catalog.parse(csv: Array(semicolons.utf8))
+        #expect(a.entries == [CatalogEntry(title: "Poesía, completa", authors: ["Lorca, Federico"], tag: "P 860 Lor")])
+        let tabs = "title\tauthor\nEl Quijote\tCervantes\n"
+        let (b, _) = try Catalog.parse(csv: Array(tabs.utf8))
+        #expect(b.entries == [CatalogEntry(title: "El Quijote", authors: ["Cervantes"])])
+    }
+
+    @Test func windows1252FilesAreReadAsText() throws {
+        // "Cien años" with ñ as the single byte 0xF1.
+        let bytes: [UInt8] = Array("title\nCien a".utf8) + [0xF1] + Array("os de soledad\n".utf8)
+        let (catalog, errors) = try Catalog.parse(csv: bytes)
+        #expect(errors.isEmpty)
+        #expect(catalog.entries.first?.title == "Cien años de soledad")
+    }
+
     @Test func badRowsAreSkippedWithTheirLineNumbers() throws {
         let csv = "title,author,isbn\nGood,A,1\nToo,many,fields,here\n,B,2\n\"Broken\"x,C,3\nAlso good,D,4\n"
         let (catalog, errors) = try Catalog.parse(csv: Array(csv.utf8))

@@ -45,5 +45,8 @@ import Testing
         #expect(sim("labella", "bella") > 0.6)         // run together
         #expect(sim("mohs", "javier") < 0.3)
         #expect(sim("casa", "cosa") < sim("casa", "casas"))
+        #expect(CatalogText.isFuzzyMatchable("708.5", length: 5))      // a misread digit in a call number
+        #expect(!CatalogText.isFuzzyMatchable("1984", length: 4))      // years and volume numbers stay exact
+        #expect(!CatalogText.isFuzzyMatchable("de", length: 2))
     }
 }

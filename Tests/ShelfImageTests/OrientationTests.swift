@@ -62,6 +62,25 @@ struct OrientationTests {
         #expect(upright == Self.stored.oriented(exif: orientation))
     }
 
+    /// Warping the stored image with the mapped quad gives the crop the upright image would give.
+    @Test(arguments: 1...8)
+    func quadsMapFromUprightToStored(_ orientation: Int) {
+        let stored = TestImages.card(width: 48, height: 32, noise: 30)
+        let upright = stored.oriented(exif: orientation)
+        let info = ImageInfo(format: .jpeg, width: 48, height: 32, orientation: orientation)
+        #expect(info.uprightWidth == upright.width && info.uprightHeight == upright.height)
+        // A tilted quad well inside the upright image.
+        let q = Quad(topLeft: Point(x: 6.3, y: 4.1), topRight: Point(x: 14.7, y: 5.2),
+                     bottomRight: Point(x: 12.9, y: 26.8), bottomLeft: Point(x: 4.6, y: 25.5))
+        let fromUpright = upright.warped(q, width: 9, height: 21)
+        let fromStored = stored.warped(info.storedQuad(fromUpright: q), width: 9, height: 21)
+        // Mirrored bilinear weights round independently: at most one level apart.
+        #expect(TestImages.difference(fromUpright, fromStored).max <= 1)
+        // Integer corners map exactly: an axis-aligned crop is identical.
+        let box = Quad(topLeft: Point(x: 2, y: 3), topRight: Point(x: 12, y: 3), bottomRight: Point(x: 12, y: 20), bottomLeft: Point(x: 2, y: 20))
+        #expect(upright.warped(box, width: 10, height: 17) == stored.warped(info.storedQuad(fromUpright: box), width: 10, height: 17))
+    }
+
     @Test func rotationsAreOrientations() {
         let img = Self.stored
         #expect(img.rotated(.clockwise90).rotated(.counterClockwise90) == img)

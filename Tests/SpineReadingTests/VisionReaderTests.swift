@@ -94,6 +94,30 @@ struct VisionReaderTests {
         #expect(later[0].title == "Spine 32x300")
     }
 
+    @Test("A runaway reply is refused at the size cap, not buffered")
+    func oversizedReply() async throws {
+        let server = try FakeVisionServer()
+        defer { server.stop() }
+        server.inject(.oversized(bytes: 3 << 20))
+        let r = try reader(.openai, server) { $0.maxResponseBytes = 1 << 20 }
+        let readings = await r.read([crop(1, width: 30, height: 300)])
+        #expect(readings[0].error?.contains("larger than 1048576 bytes") == true, "\(readings[0].error ?? "")")
+        #expect(server.hits == 1)
+    }
+
+    @Test("An endpoint that is down: unread with a hint, after the retries")
+    func unreachable() async throws {
+        let server = try FakeVisionServer()
+        let endpoint = server.openAIEndpoint
+        server.stop()
+        var c = testConfiguration(.openai, server)
+        c.endpoint = endpoint
+        c.maxRetries = 1
+        let r = try ReaderFactory.make(c, environment: ["OPENAI_API_KEY": "k"])
+        let readings = await r.read([crop(1, width: 30, height: 300), crop(2, width: 31, height: 300)])
+        #expect(readings.allSatisfy { $0.error?.contains("Cannot reach http://127.0.0.1:") == true }, "\(readings.map(\.error))")
+    }
+
     @Test("A wrong key is not retried and names the problem", arguments: [ReaderConfiguration.Kind.openai, .gemini])
     func wrongKey(kind: ReaderConfiguration.Kind) async throws {
         let server = try FakeVisionServer(apiKey: "right-key")

@@ -1,0 +1,72 @@
+import Catalog
+import Foundation
+import Library
+import SpineDetection
+import SpineReading
+
+/// Which reader a scan uses, as the user chose it.
+public enum ReaderChoice: Sendable, Equatable {
+    case none
+    case tesseract
+    case openAI(endpoint: String?, model: String?, concurrency: Int)
+    case gemini(endpoint: String?, model: String?, concurrency: Int)
+}
+
+extension PhotoScanner {
+    /// Opens every collaborator a scan needs, failing with one clear error before any photo is read:
+    /// a missing language pack, an unreadable catalogue or library is a setup problem, not a bad photo.
+    public static func open(
+        configuration: ScanConfiguration,
+        reader choice: ReaderChoice,
+        catalogPath: String?,
+        libraryPath: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> PhotoScanner {
+        let reader: (any SpineReader)?
+        switch choice {
+        case .none:
+            reader = nil
+        case .tesseract:
+            var readerConfiguration = ReaderConfiguration(kind: .tesseract)
+            readerConfiguration.concurrency = configuration.jobs
+            reader = try ReaderFactory.make(readerConfiguration, environment: environment)
+        case .openAI(let endpoint, let model, let concurrency), .gemini(let endpoint, let model, let concurrency):
+            var readerConfiguration = ReaderConfiguration(kind: choice.isGemini ? .gemini : .openai)
+            if let endpoint {
+                guard let url = URL(string: endpoint), url.scheme == "http" || url.scheme == "https" else {
+                    throw ScanSetupError.badEndpoint(endpoint)
+                }
+                readerConfiguration.endpoint = url
+            }
+            if let model { readerConfiguration.model = model }
+            readerConfiguration.concurrency = concurrency
+            if let libraryPath {
+                readerConfiguration.cacheDirectory = URL(fileURLWithPath: libraryPath)
+                    .deletingLastPathComponent().appendingPathComponent("reading-cache", isDirectory: true)
+            }
+            reader = try ReaderFactory.make(readerConfiguration, environment: environment)
+        }
+        let catalog = try catalogPath.map { path in
+            let (loaded, _) = try Catalog.load(csvAt: path)
+            return CatalogIndex(loaded)
+        }
+        let library = try libraryPath.map { try LibraryStore(path: $0) }
+        return PhotoScanner(
+            configuration: configuration, detector: SpineDetector(), reader: reader, catalog: catalog, library: library)
+    }
+}
+
+extension ReaderChoice {
+    var isGemini: Bool { if case .gemini = self { true } else { false } }
+}
+
+/// A scan that cannot start: said once, before any photo is read.
+public enum ScanSetupError: Error, CustomStringConvertible, Equatable {
+    case badEndpoint(String)
+
+    public var description: String {
+        switch self {
+        case .badEndpoint(let text): "--endpoint \(text) is not an http(s) URL, e.g. http://localhost:11434/v1"
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Catalog
+import Foundation
+import Library
+import ShelfImage
+import SpineDetection
+import SpineReading
+
+/// The product's main job for one photo: decode, detect, crop, read, match, file.
+///
+/// Data flows one way through plain values; the scanner holds only long-lived collaborators (the
+/// detector's parameters, a reader, a catalogue index, the store), each safe to share across photos.
+public struct PhotoScanner: Sendable {
+    public var configuration: ScanConfiguration
+    public var detector: SpineDetector
+    public var reader: (any SpineReader)?
+    public var catalog: CatalogIndex?
+    public var library: LibraryStore?
+
+    public init(
+        configuration: ScanConfiguration = .init(),
+        detector: SpineDetector = SpineDetector(),
+        reader: (any SpineReader)? = nil,
+        catalog: CatalogIndex? = nil,
+        library: LibraryStore? = nil
+    ) {
+        self.configuration = configuration
+        self.detector = detector
+        self.reader = reader
+        self.catalog = catalog
+        self.library = library
+    }
+
+    /// Scans one photo. Never throws: every failure becomes `.failed` with a reason a person can act on,
+    /// so one bad photo never stops a batch.
+    public func scan(photoAt path: String) async -> PhotoOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let bytes: [UInt8]
+        do {
+            bytes = try Self.readFile(path)
+        } catch {
+            return .failed(path: path, reason: "\(error)")
+        }
+        let hash = ContentHash.sha256Hex(bytes)
+        var replacing = false
+        if let library {
+            do {
+                if try library.photoStatus(contentHash: hash) != nil {
+                    guard configuration.rescan else { return .skipped(path: path, contentHash: hash) }
+                    replacing = true
+                }
+            } catch {
+                return .failed(path: path, reason: "library: \(error)")
+            }
+        }
+        do {
+            var scan = try await process(bytes: bytes, path: path, contentHash: hash)
+            if configuration.fileResults, let library {
+                scan.filedWorkIDs = try library.file(Self.filing(for: scan), replacePending: replacing)
+                scan.replacedPending = replacing
+            }
+            scan.elapsed = clock.now - start
+            return .scanned(scan)
+        } catch {
+            return .failed(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Decode → detect → crop → read → match, with no side effect but the optional crop and overlay files.
+    func process(bytes: [UInt8], path: String, contentHash: String) async throws -> PhotoScan {
+        let info = try ImageDecoder.info(bytes)
+        let longSide = max(info.uprightWidth, info.uprightHeight)
+        guard longSide > 0 else { throw ScanError.emptyImage(path) }
+
+        let reduced = try DetectionInput.decode(bytes, info: info, maxSide: configuration.detectionMaxSide,
+                                                maxPixels: configuration.maxPixels)
+        let detection = detector.detect(reduced)
+        let kept = detection.spines.filter { $0.confidence >= configuration.minConfidence }
+
+        let overlayPath = configuration.overlayFile
+            ?? configuration.overlayDirectory.map { Self.outputPath(in: $0, for: path, suffix: "overlay.png") }
+        if let overlayPath {
+            let overlay = Overlay.render(reduced.downscaled(maxSide: configuration.overlayMaxSide), detection)
+            try Self.write(overlay.pngData(), to: overlayPath)
+        }
+
+        var spines = kept.map { ScannedSpine(detection: $0) }
+        let needsCrops = !spines.isEmpty && (reader != nil || configuration.fileResults || configuration.cropsDirectory != nil)
+        if needsCrops {
+            var fullOptions = DecodeOptions()
+            fullOptions.maxPixels = configuration.maxPixels
+            let full = try ImageDecoder.decode(bytes, options: fullOptions)
+            var crops: [SpineCrop] = []
+            crops.reserveCapacity(spines.count)
+            for index in spines.indices {
+                let crop = SpineGeometry.crop(spines[index].detection, from: full)
+                crops.append(SpineCrop(id: index, image: crop))
+                let stored = crop.downscaled(maxSide: configuration.storedCropMaxSide)
+                spines[index].cropJPEG = try stored.jpegData(quality: 85)
+                if let cropsDirectory = configuration.cropsDirectory, let jpeg = spines[index].cropJPEG {
+                    try Self.write(jpeg, to: Self.outputPath(in: cropsDirectory, for: path, suffix: String(format: "spine-%03d.jpg", index + 1)))
+                }
+            }
+            if let reader {
+                let readings = await reader.read(crops)
+                for reading in readings where spines.indices.contains(reading.spineID) {
+                    spines[reading.spineID].reading = reading
+                }
+            }
+        }
+        if let catalog {
+            for index in spines.indices {
+                guard let reading = spines[index].reading, reading.error == nil else { continue }
+                spines[index].catalogMatch = CatalogApplication.bestMatch(for: reading, in: catalog)
+            }
+        }
+        return PhotoScan(
+            path: path, contentHash: contentHash,
+            width: info.uprightWidth, height: info.uprightHeight,
+            rows: detection.rows, spines: spines,
+            filedWorkIDs: [], replacedPending: false, elapsed: .zero
+        )
+    }
+
+    static func readFile(_ path: String) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ScanError.unreadable(path)
+        }
+        defer { try? handle.close() }
+        guard let data = try handle.readToEnd() else { return [] }
+        return [UInt8](data)
+    }
+
+    static func outputPath(in directory: String, for photo: String, suffix: String) -> String {
+        let stem = ((photo as NSString).lastPathComponent as NSString).deletingPathExtension
+        return (directory as NSString).appendingPathComponent("\(stem).\(suffix)")
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}
+
+/// Errors of the pipeline itself (the stages have their own).
+public enum ScanError: Error, CustomStringConvertible, Equatable {
+    case unreadable(String)
+    case emptyImage(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path): "Cannot read \(path): check that the file exists and is readable."
+        case .emptyImage(let path): "\(path) has no pixels."
+        }
+    }
+}

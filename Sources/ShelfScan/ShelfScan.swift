@@ -1,1 +1,0 @@
-// ShelfScan: see Package.swift for this target's one job.

@@ -1,0 +1,66 @@
+import BookModel
+import Foundation
+import ShelfScan
+
+/// Prints what a scan found: seed-004 envelopes on stdout with --json (one line per photo, so a batch
+/// is JSON Lines), a short human summary per photo otherwise. Progress and failures of a plain run go
+/// to stderr through `ProgressDisplay`; this type owns stdout.
+struct ResultPrinter: Sendable {
+    var json: Bool
+    var readerName: String
+
+    func print(_ outcome: PhotoOutcome) {
+        guard json else { return }
+        switch outcome {
+        case .scanned(let scan):
+            var meta = ResponseMeta.now(provider: readerName)
+            meta.processingTime = Int((ProgressDisplay.seconds(scan.elapsed) * 1000).rounded())
+            meta.requestId = scan.path
+            write(SuccessResponse(data: scan.response, meta: meta))
+        case .skipped(let path, let hash):
+            // Already filed: not a failure. `cached: true` says the photo's Works are in the library
+            // from an earlier run; `review list --json` shows them.
+            var meta = ResponseMeta.now(provider: readerName)
+            meta.cached = true
+            meta.requestId = path
+            write(SuccessResponse(data: BookshelfScanResponse(jobId: hash, detectedBooks: []), meta: meta))
+        case .failed(let path, let reason):
+            var meta = ResponseMeta.now(provider: readerName)
+            meta.requestId = path
+            write(ErrorResponse(error: ErrorBody(message: reason, code: "SCAN_FAILED", details: .object(["path": .string(path)])), meta: meta))
+        }
+    }
+
+    func printSummary(_ summary: BatchSummary) {
+        var parts = ["\(summary.scanned) scanned", "\(summary.skipped) skipped", "\(summary.failed) failed"]
+        if summary.skippedNonImages > 0 { parts.append("\(summary.skippedNonImages) non-image files ignored") }
+        var line = "Photos: " + parts.joined(separator: ", ")
+        line += String(format: ". Spines found: %d, books read: %d", summary.spinesFound, summary.booksRead)
+        if let pending = summary.pendingInQueue { line += ", pending review: \(pending)" }
+        if let tokens = summary.tokens {
+            line += ". Tokens: \(tokens.promptTokens) prompt + \(tokens.completionTokens) completion = \(tokens.totalTokens)"
+        }
+        line += String(format: ". Time: %.1f s.", ProgressDisplay.seconds(summary.elapsed))
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        if let pending = summary.pendingInQueue, pending > 0 {
+            FileHandle.standardError.write(Data("Review them with: shelfscan review\n".utf8))
+        }
+    }
+
+    /// A failure before any photo was read (bad setup): one line, or the error envelope with --json.
+    func printFatal(_ error: any Error) {
+        if json {
+            write(ErrorResponse(error: ErrorBody(message: "\(error)", code: "SCAN_SETUP"), meta: .now(provider: readerName)))
+        } else {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+        }
+    }
+
+    private func write<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard var data = try? encoder.encode(value) else { return }
+        data.append(0x0A)
+        FileHandle.standardOutput.write(data)
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import Library
+import ShelfScan
+
+/// `shelfscan scan PATH...`: the product's main job. Thin: it turns flags into a `ScanConfiguration`,
+/// opens the collaborators and prints what `BatchScanner` reports.
+struct ScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Find and read every book spine in shelf photos, and file them for review.",
+        discussion: """
+            Files and folders are accepted (folders recursively; .jpg, .jpeg, .png in any case). \
+            Each photo is filed once, known by its content: scanning it again skips it unless --rescan.
+
+            Exit status: 0 when every photo was scanned or skipped, 1 when some failed, 2 for a usage error.
+
+            API keys for --reader openai|gemini come from OPENAI_API_KEY, GEMINI_API_KEY or \
+            SHELFSCAN_API_KEY, or from $XDG_CONFIG_HOME/shelfscan/config.json; never from the command line.
+            """
+    )
+
+    enum ReaderKind: String, ExpressibleByArgument, CaseIterable {
+        case tesseract, openai, gemini, none
+    }
+
+    @Argument(help: ArgumentHelp("Photos or folders of photos.", valueName: "path"),
+              completion: .file(extensions: ["jpg", "jpeg", "png"]))
+    var paths: [String]
+
+    @Option(help: "How spines are read: the embedded OCR engine, a vision-LLM endpoint, or not at all.")
+    var reader: ReaderKind = .tesseract
+
+    @Option(help: ArgumentHelp("Base URL of the vision endpoint (default: the provider's public API).", valueName: "url"))
+    var endpoint: String?
+
+    @Option(help: "Model name at the endpoint.")
+    var model: String?
+
+    @Option(help: "Photos processed in parallel (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Endpoint requests in flight across the whole batch.")
+    var concurrency: Int = 4
+
+    @Option(help: ArgumentHelp("Write a detection overlay: a .png file for one photo, else a folder.", valueName: "path"))
+    var overlay: String?
+
+    @Option(help: ArgumentHelp("Also write every spine crop as a JPEG into this folder.", valueName: "dir"))
+    var crops: String?
+
+    @Flag(help: "Detect and read, but file nothing.")
+    var dryRun = false
+
+    @Flag(help: "Scan photos already filed again, replacing their pending Works (verified ones are kept).")
+    var rescan = false
+
+    @Option(help: ArgumentHelp("Drop detected spines below this confidence (0...1).", valueName: "x"))
+    var minConfidence: Double = 0
+
+    @Option(help: ArgumentHelp("Match every reading against this catalogue CSV.", valueName: "file.csv"),
+            completion: .file(extensions: ["csv"]))
+    var catalog: String?
+
+    @OptionGroup var library: LibraryOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("Please pass --jobs 1 or more.") }
+        guard concurrency >= 1 else { throw ValidationError("Please pass --concurrency 1 or more.") }
+        guard (0...1).contains(minConfidence) else { throw ValidationError("Please pass --min-confidence between 0 and 1.") }
+        if reader == .tesseract || reader == .none {
+            guard endpoint == nil, model == nil else {
+                throw ValidationError("--endpoint and --model only apply to --reader openai or gemini.")
+            }
+        }
+    }
+
+    func run() async throws {
+        var configuration = ScanConfiguration()
+        configuration.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        configuration.fileResults = !dryRun
+        configuration.rescan = rescan
+        configuration.minConfidence = minConfidence
+        configuration.cropsDirectory = crops
+        var overlayFile: String?
+        if let overlay {
+            if overlay.lowercased().hasSuffix(".png") && paths.count == 1 && PhotoSource.isPhotoPath(paths[0]) {
+                overlayFile = overlay
+            } else {
+                configuration.overlayDirectory = overlay
+            }
+        }
+        configuration.overlayFile = overlayFile
+
+        let json = output.json
+        do {
+            let scanner = try makeScanner(configuration)
+            let source = PhotoSource(paths: paths, excluding: scanner.library.map(Self.libraryFiles) ?? [])
+            let display = ProgressDisplay(mode: ProgressDisplay.mode(json: json, quiet: output.quiet))
+            let printer = ResultPrinter(json: json, readerName: reader.rawValue)
+            let summary = await BatchScanner(scanner: scanner).run(source) { event in
+                await display.handle(event)
+                if case .finished(_, let outcome) = event { printer.print(outcome) }
+            }
+            await display.finish()
+            if !json && !output.quiet { printer.printSummary(summary) }
+            if summary.failed > 0 { throw ExitCode.failure }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            ResultPrinter(json: json, readerName: reader.rawValue).printFatal(error)
+            throw ExitCode.failure
+        }
+    }
+
+    /// The library's own files, never to be scanned when the library sits inside a scanned folder.
+    static func libraryFiles(_ store: LibraryStore) -> [String] {
+        let database = store.path.map { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] } ?? []
+        return database + [store.cropsDirectory.path]
+    }
+
+    /// Opens what the scan needs; each failure here is one clear line before any photo is read.
+    private func makeScanner(_ configuration: ScanConfiguration) throws -> PhotoScanner {
+        var readerConfiguration: ReaderChoice
+        switch reader {
+        case .none: readerConfiguration = .none
+        case .tesseract: readerConfiguration = .tesseract
+        case .openai: readerConfiguration = .openAI(endpoint: endpoint, model: model, concurrency: concurrency)
+        case .gemini: readerConfiguration = .gemini(endpoint: endpoint, model: model, concurrency: concurrency)
+        }
+        return try PhotoScanner.open(
+            configuration: configuration,
+            reader: readerConfiguration,
+            catalogPath: catalog,
+            libraryPath: dryRun ? nil : try library.resolvedPath()
+        )
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Runs the real `shelfscan` binary as a subprocess, for tests of what a user or a script sees: exit
+/// status, stdout, stderr, signals.
+public enum ShelfscanProcess {
+    /// The `shelfscan` built next to the test bundle (`swift build --build-tests` builds every product).
+    public static let binary: URL? = {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("shelfscan")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }()
+
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        public var signalled: Bool
+        public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+        public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    }
+
+    public struct NotBuilt: Error, CustomStringConvertible {
+        public var description: String { "shelfscan is not built next to the tests; run `swift build --build-tests`" }
+    }
+
+    /// Runs to completion. `environment` entries are added to (or override) this process's environment.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> Result {
+        let process = try makeProcess(arguments, environment: environment)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try? input.fileHandleForWriting.close()
+        }
+        // Read both pipes at once, so a chatty child never blocks on a full pipe.
+        let errBox = DataBox()
+        let done = DispatchSemaphore(value: 0)
+        let errHandle = err.fileHandleForReading
+        DispatchQueue.global().async {
+            errBox.data = errHandle.readDataToEndOfFile()
+            done.signal()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        let errData = errBox.data
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self), signalled: process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Written by one reader thread before the semaphore is signalled, read only after the wait.
+    private final class DataBox: @unchecked Sendable { var data = Data() }
+
+    /// A started process whose stderr is read line by line, for tests that act mid-run (kill -9).
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, FileHandle) {
+        let process = try makeProcess(arguments, environment: environment)
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, err.fileHandleForReading)
+    }
+
+    static func makeProcess(_ arguments: [String], environment: [String: String]) throws -> Process {
+        guard let binary else { throw NotBuilt() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        return process
+    }
+
+    /// A fresh temporary directory.
+    public static func temporaryDirectory(_ label: String = "shelfscan-test") throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}

@@ -1,1 +1,0 @@
-// SpineDetection: shelf rows and spine quads. See Package.swift.

@@ -1,0 +1,37 @@
+/// Common given names (English, Spanish, Catalan, French, German, Italian), lowercased and unaccented.
+/// A spine run of capitalised words is taken for an author only when it starts with one of these or with
+/// initials: "Silent Spring" is capitalised like a name, "Rachel Carson" is a name.
+enum FirstNames {
+    static func contains(_ word: String) -> Bool {
+        let w = word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(in: .punctuationCharacters)
+        return names.contains(w)
+    }
+
+    static func isInitial(_ word: String) -> Bool {
+        // "J.", "J.R.R.", "Ma."
+        let letters = word.filter(\.isLetter)
+        return word.hasSuffix(".") && (1...2).contains(letters.count) && letters.first?.isUppercase == true
+    }
+
+    private static let names: Set<String> = Set("""
+        aaron adam adrian agatha agnes agustin agusti alan albert alberto alejandro alex alexander alexandre alfonso alfred alfredo alice alicia \
+        almudena alvaro amanda amelia amos ana andrea andres andreu andrew angel angela angeles angels anna anne annie anthony antoni antonio \
+        antonia arnau arthur arturo ariadna beatriz benito benjamin bernard bernardo bertrand blanca bruno carles carlos carme carmen carol \
+        carolina caterina catherine cecilia cesar charles charlotte christian christina christopher clara claude claudia colm cristina cormac \
+        dan daniel daniela david dolors dolores domingo donna dorothy edgar eduard eduardo edward elena elias elisa elisabet elizabeth ella \
+        eloy emili emilio emily emma enric enrique eric ernest ernesto esteban esther eugenio eva federico felipe felix fernando ferran \
+        fiona francesc francesca francisco francois frank franz fred friedrich gabriel gabriela gabriele george georges gerard german \
+        gemma gillian gloria gonzalo graham gustavo guillermo gunter hannah harold harper harry helen helena henri henry herman hermann \
+        hilary hugo ian ignacio ignasi ines ingrid irene isaac isabel isabella isabelle italo ivan jack jacques jaime jaume james jane \
+        javier jean jeff jennifer jesus jim joan joanna joaquin joaquim jodi joe johann john jonathan jordi jorge josep jose josefa joseph \
+        juan juana judith julia julian julio karen karl kate katherine kazuo ken kevin laia laura lauren lawrence leo leon leonardo lev \
+        lidia lluis llucia lorenzo louis louisa luis luisa lucas lucia luz manel manuel manuela marc marcel marcos margaret margarita \
+        maria marian mariano marina mario marius mark marta martin mary mateo matthew maurice maya melanie merce mercedes michael michel \
+        miguel mikel milan miquel miriam monica montserrat nadia natalia neil nicolas nicole nina noam nuria octavio olga oliver olivia \
+        orhan oscar pablo paco pamela paolo pascual pasqual patricia patrick paul paula pau pedro pere peter philip philippe pierre pilar \
+        rachel rafael rafel ramon raquel raul ray raymond rebecca ricard ricardo richard robert roberto rodrigo roger rosa rosario rosalia \
+        roxane ruth salvador sam samuel sandra santiago sara sarah sebastian sergi sergio silvia simon sofia sonia stefan stephen steven \
+        susan susana sylvia teresa terry thomas tim toni tom tomas umberto valentina vanessa vicente victor victoria virginia walter \
+        wilhelm william xavier yolanda yuval zadie zoe
+        """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+}

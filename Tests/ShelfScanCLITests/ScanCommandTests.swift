@@ -1,0 +1,165 @@
+import BookModel
+import Foundation
+import Library
+import ShelfImage
+import ShelfScanTestSupport
+import Testing
+
+/// `shelfscan scan` run as a real subprocess on photos drawn in code: what a user or a script sees.
+@Suite(.serialized)
+struct ScanCommandTests {
+    /// Writes `count` distinct shelf photos into a new folder; returns the folder and the spine counts drawn.
+    static func photoFolder(count: Int, firstSeed: UInt64 = 1, width: Int = 640) throws -> (URL, [Int]) {
+        let dir = try ShelfscanProcess.temporaryDirectory("scan-photos")
+        var drawn: [Int] = []
+        for i in 0..<count {
+            let fixture = ShelfFixture.make(width: width, height: width * 9 / 16, spineCount: 5 + i % 4, seed: firstSeed + UInt64(i))
+            let name = String(format: "shelf-%03d.jpg", i)
+            try Data(fixture.image.jpegData(quality: 90)).write(to: dir.appendingPathComponent(name))
+            drawn.append(fixture.spines.count)
+        }
+        return (dir, drawn)
+    }
+
+    /// N from the summary line "… Spines found: N, …".
+    static func spinesFound(_ stderr: String) -> Int? {
+        guard let range = stderr.range(of: "Spines found: ") else { return nil }
+        return Int(stderr[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    static func decodeLines(_ stdout: String) throws -> [[String: Any]] {
+        try stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func dryRunJSONIsTheSeed004EnvelopeWithOneEntryPerSpine() throws {
+        let (dir, drawn) = try Self.photoFolder(count: 1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = dir.appendingPathComponent("shelf-000.jpg").path
+        let run = try ShelfscanProcess.run(["scan", photo, "--reader", "none", "--dry-run", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try Self.decodeLines(run.stdout)
+        try #require(lines.count == 1)
+        let envelope = lines[0]
+        #expect(envelope["success"] as? Bool == true)
+        let meta = try #require(envelope["meta"] as? [String: Any])
+        #expect(meta["timestamp"] is String)
+        let data = try #require(envelope["data"] as? [String: Any])
+        #expect((data["jobId"] as? String)?.count == 64)
+        let books = try #require(data["detectedBooks"] as? [[String: Any]])
+        #expect(books.count == drawn[0])
+        for book in books {
+            let work = try #require(book["work"] as? [String: Any])
+            #expect(work["reviewStatus"] as? String == "needsReview")
+            #expect(work["originalImagePath"] as? String == photo)
+            #expect(work["title"] is String)
+            #expect(work["subjectTags"] is [Any])
+            let box = try #require(work["boundingBox"] as? [String: Double])
+            #expect(Set(box.keys) == ["x", "y", "width", "height"])
+            #expect(box.values.allSatisfy { (0...1).contains($0) })
+            #expect(book["edition"] is [String: Any])
+            let confidence = try #require(book["confidence"] as? Double)
+            #expect((0...1).contains(confidence))
+            let polygon = try #require(book["polygon"] as? [[Double]])
+            #expect(polygon.count == 4 && polygon.allSatisfy { $0.count == 2 })
+        }
+        // Left to right, as the spines stand on the shelf.
+        let xs = books.compactMap { (($0["work"] as? [String: Any])?["boundingBox"] as? [String: Double])?["x"] }
+        #expect(xs == xs.sorted())
+    }
+
+    @Test func aFolderWithCorruptAndNonImageFilesFilesTheGoodOnesAndExitsOne() throws {
+        let (dir, _) = try Self.photoFolder(count: 2)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("not a photo".utf8).write(to: dir.appendingPathComponent("broken.jpg"))
+        let good = try Data(contentsOf: dir.appendingPathComponent("shelf-000.jpg"))
+        try good.prefix(good.count / 3).write(to: dir.appendingPathComponent("cut.JPG"))
+        try Data("notes".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        // The library lives inside the scanned folder: its own crops must not be taken for photos.
+        let library = dir.appendingPathComponent("lib/library.sqlite").path
+
+        let run = try ShelfscanProcess.run(["scan", dir.path, "--reader", "none", "--library", library])
+        #expect(run.status == 1)
+        #expect(!run.signalled)
+        #expect(run.stderr.contains("broken.jpg: failed"))
+        #expect(run.stderr.contains("cut.JPG: failed"))
+        #expect(run.stderr.contains("2 scanned, 0 skipped, 2 failed, 1 non-image files ignored"))
+        // Every spine found in the two good photos is pending review, and nothing else.
+        let found = try #require(Self.spinesFound(run.stderr))
+        #expect(found > 0)
+        let store = try LibraryStore(path: library)
+        #expect(try store.pendingCount() == found)
+        #expect(try store.stats().photos == 2)
+
+        // Run again: the good photos are skipped by content, the bad ones fail again, nothing is duplicated.
+        let again = try ShelfscanProcess.run(["scan", dir.path, "--reader", "none", "--library", library])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("0 scanned, 2 skipped, 2 failed"))
+        #expect(try store.pendingCount() == found)
+    }
+
+    @Test func usageErrorsExitTwoBeforeAnyPhotoIsRead() throws {
+        for args in [["scan"], ["scan", "x.jpg", "--jobs", "0"], ["scan", "x.jpg", "--reader", "ocr"],
+                     ["scan", "x.jpg", "--min-confidence", "2"], ["scan", "x.jpg", "--endpoint", "http://localhost:1"]] {
+            let run = try ShelfscanProcess.run(args)
+            #expect(run.status == 2, "\(args): \(run.stderr)")
+            #expect(run.stdout.isEmpty)
+        }
+    }
+
+    @Test func missingPathFailsTheBatchButNotTheOthers() throws {
+        let (dir, _) = try Self.photoFolder(count: 1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try ShelfscanProcess.run(["scan", dir.path, dir.appendingPathComponent("nope").path,
+                                            "--reader", "none", "--dry-run", "--json"])
+        #expect(run.status == 1)
+        let lines = try Self.decodeLines(run.stdout)
+        #expect(lines.count == 2)
+        #expect(lines.filter { $0["success"] as? Bool == false }.count == 1)
+        let error = try #require(lines.first { $0["success"] as? Bool == false }?["error"] as? [String: Any])
+        #expect((error["message"] as? String)?.contains("nope") == true)
+    }
+
+    /// The resume guarantee: killed with SIGKILL mid-batch and run again, every photo is filed exactly
+    /// once — the same Works, per photo, as one uninterrupted run.
+    @Test func killedMidBatchAndRerunFilesEveryPhotoExactlyOnce() throws {
+        let (dir, _) = try Self.photoFolder(count: 30, firstSeed: 100, width: 800)
+        let libraries = try ShelfscanProcess.temporaryDirectory("scan-libraries")
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: libraries) }
+        let interrupted = libraries.appendingPathComponent("interrupted/library.sqlite").path
+        let reference = libraries.appendingPathComponent("reference/library.sqlite").path
+        let photos = dir.path
+
+        // Start, wait for the first photo to be filed, then kill -9.
+        let (process, stderr) = try ShelfscanProcess.start(["scan", photos, "--reader", "none", "--jobs", "1", "--library", interrupted])
+        var seen = ""
+        while !seen.contains(" spines, ") {
+            let chunk = stderr.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let partial = try LibraryStore(path: interrupted).stats().photos
+        #expect(partial >= 1)
+        #expect(partial < 30, "the batch finished before the kill; the test proved nothing")
+
+        let resumed = try ShelfscanProcess.run(["scan", photos, "--reader", "none", "--jobs", "2", "--library", interrupted])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("\(30 - partial) scanned, \(partial) skipped, 0 failed"))
+        let whole = try ShelfscanProcess.run(["scan", photos, "--reader", "none", "--jobs", "2", "--library", reference])
+        #expect(whole.status == 0)
+
+        func worksPerPhoto(_ path: String) throws -> [String: Int] {
+            let store = try LibraryStore(path: path)
+            return Dictionary(grouping: try store.pendingSummaries(), by: { $0.photoContentHash ?? "" }).mapValues(\.count)
+        }
+        let a = try worksPerPhoto(interrupted), b = try worksPerPhoto(reference)
+        #expect(try LibraryStore(path: interrupted).stats().photos == 30)
+        #expect(!a.isEmpty)
+        #expect(a == b)
+    }
+}
