@@ -13,7 +13,8 @@ enum RowSpines {
         func at(_ y: Double, _ yc: Double) -> Double { x + (y - yc) * slope }
     }
 
-    static func find(_ m: EdgeMaps, _ band: RowFinder.Band, _ p: DetectorParameters) -> [Found] {
+    /// `ceiling`: the lowest pixel row the spine tops may reach up to (just below the row above).
+    static func find(_ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int, _ p: DetectorParameters) -> [Found] {
         let w = m.width
         let rowH = Double(band.bottom - band.top + 1)
         let yc = Double(band.top + band.bottom) / 2
@@ -44,7 +45,11 @@ enum RowSpines {
             }
             // Slivers: the shadow or panel showing between two books, bounded by both their edges.
             if width / rowH < p.gapMaxWidthRatio { continue }
-            let (top, bottom) = verticalExtent(m, band, left: left, right: right, yc: yc, p)
+            // A book's two sides are parallel; a wedge between sides leaning differently is the gap left
+            // beside a leaning book.
+            if abs(atan(left0.slope) - atan(right0.slope)) * 180 / .pi > p.maxSideAngleDegrees { continue }
+            let reach = max(ceiling, band.top - Int(p.topReach * rowH))
+            let (top, bottom) = verticalExtent(m, RowFinder.Band(top: reach, bottom: band.bottom), left: left, right: right, yc: yc, p)
             // A piece with no print and no shading is wall or gap seen between books, not a spine.
             if isBlank(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc, p) { continue }
             let conf = min(1, max(0, (min(sa, sb) + max(sa, sb)) / 2 / (2 * p.boundaryThreshold + 0.5)))
@@ -142,7 +147,7 @@ enum RowSpines {
         let cov = horizontalCoverage(m, band, left: left, right: right, yc: yc)
         let n = cov.count
         var top = Double(band.top), bottom = Double(band.bottom + 1)
-        let upper = Int(Double(n) * 0.55)
+        let upper = Int(Double(n) * 0.6)
         if upper > 1 {
             for i in 0..<upper where cov[i] >= p.topEdgeCoverage { top = Double(band.top + i); break }
         }
