@@ -1,109 +1,165 @@
-// Detection accuracy and speed.
+// eval-detection: precision, recall, F1 at polygon IoU >= 0.5 and mean IoU of SpineDetector against ground
+// truth, per photo and overall, on samples/ and (separately) on the shared real photos; then the median
+// decode+detect time per photo on one core.
 //
-//   swift run -c release eval-detection [--samples DIR] [--real DIR] [--overlays DIR] [--bench PHOTO] [--runs N]
-//
-// Prints precision, recall, F1 at IoU >= 0.5 (polygon IoU, one-to-one matching) and mean IoU, per photo
-// and overall, separately for the synthetic samples/ and for the real photos in
-// ../shared/datasets/library-dataset (ground truth in spine_boxes/; skipped with a note when absent).
-// With --bench, prints the median time of decode (DCT-scaled) + detection of one photo, on one core.
+//   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json]
 import Foundation
 import ShelfImage
 import SpineDetection
 
-struct GroundTruth: Decodable {
-    struct Spine: Decodable { var polygon: [[Double]]; var partial: Bool? }
-    var image: String
-    var width: Int
-    var height: Int
-    var spines: [Spine]
-}
+struct Truth { var polygons: [([Point], Bool)]; var imagePath: String }
 
 func argument(_ name: String) -> String? {
-    let args = CommandLine.arguments
-    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
-    return args[i + 1]
+    let a = CommandLine.arguments
+    guard let i = a.firstIndex(of: name), i + 1 < a.count else { return nil }
+    return a[i + 1]
 }
 
-func evaluate(photo: String, truthPath: String, overlays: String?) throws -> DetectionScore {
-    let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: truthPath)))
-    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: photo)))
-    let info = try ImageDecoder.info(bytes)
-    let reduced = try DetectionInput.decode(bytes, info: info)
-    let result = SpineDetector().detect(reduced)
-    let w = Double(info.uprightWidth), h = Double(info.uprightHeight)
-    let detections = result.spines.map { $0.quad.points.map { Point(x: $0.x * w, y: $0.y * h) } }
-    let gt = truth.spines.map { spine in
-        (polygon: spine.polygon.map { Point(x: $0[0], y: $0[1]) }, partial: spine.partial ?? false)
+/// Reads the shared ground-truth schema: {"image", "width", "height", "spines": [{"polygon", "partial"?}]}.
+func loadTruth(_ jsonPath: String, imageDir: String) -> Truth? {
+    guard let data = FileManager.default.contents(atPath: jsonPath),
+          let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let w = (obj["width"] as? NSNumber)?.doubleValue, let h = (obj["height"] as? NSNumber)?.doubleValue,
+          let spines = obj["spines"] as? [[String: Any]] else { return nil }
+    var polys: [([Point], Bool)] = []
+    for s in spines {
+        guard let poly = s["polygon"] as? [[Any]] else { continue }
+        let pts = poly.compactMap { p -> Point? in
+            guard p.count >= 2, let x = (p[0] as? NSNumber)?.doubleValue, let y = (p[1] as? NSNumber)?.doubleValue else { return nil }
+            return Point(x: x / w, y: y / h)
+        }
+        guard pts.count >= 3 else { continue }
+        polys.append((pts, (s["partial"] as? Bool) ?? false))
     }
-    if let overlays {
-        try FileManager.default.createDirectory(atPath: overlays, withIntermediateDirectories: true)
-        let stem = ((photo as NSString).lastPathComponent as NSString).deletingPathExtension
-        try Data(Overlay.render(reduced, result).pngData()).write(to: URL(fileURLWithPath: "\(overlays)/\(stem).png"))
-    }
-    return DetectionScore.score(detections: detections, truth: gt)
+    let base = (jsonPath as NSString).deletingPathExtension
+    var candidates: [String] = []
+    if let name = obj["image"] as? String { candidates.append((imageDir as NSString).appendingPathComponent((name as NSString).lastPathComponent)) }
+    candidates += [base + ".jpg", base + ".jpeg", base + ".png"]
+    guard let img = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else { return nil }
+    return Truth(polygons: polys, imagePath: img)
 }
 
-func line(_ name: String, _ s: DetectionScore) -> String {
-    String(format: "%-28@ P %.3f  R %.3f  F1 %.3f  mIoU %.3f  (tp %d, fp %d, fn %d)",
-           name as NSString, s.precision, s.recall, s.f1, s.meanIoU, s.truePositives, s.falsePositives, s.falseNegatives)
+func decodeReduced(_ path: String) throws -> RGBImage {
+    let info = try ImageDecoder.info(fileAt: path)
+    let longSide = max(info.width, info.height)
+    var denom = 1
+    while denom < 8 && longSide / (denom * 2) >= 1000 { denom *= 2 }
+    return try ImageDecoder.decode(fileAt: path, options: DecodeOptions(scaleDenominator: denom))
 }
 
-func evaluateSet(title: String, pairs: [(photo: String, truth: String)], overlays: String?) {
-    print("== \(title)")
+func pct(_ v: Double) -> String { String(format: "%.3f", v) }
+
+func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetector, overlays: String?) -> DetectionScore {
+    print("== \(title): \(items.count) photo(s)")
+    print("photo".padding(toLength: 28, withPad: " ", startingAt: 0) + "  truth  det  hits   FP  miss   prec    rec     F1   mIoU")
     var total = DetectionScore()
-    for (photo, truthPath) in pairs {
-        do {
-            let s = try evaluate(photo: photo, truthPath: truthPath, overlays: overlays)
-            total = total + s
-            print(line((photo as NSString).lastPathComponent, s))
-        } catch {
-            print("\((photo as NSString).lastPathComponent): error: \(error)")
+    for (name, t) in items {
+        guard let img = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
+        let r = detector.detect(img)
+        let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
+        total = total + s
+        let nTruth = t.polygons.filter { !$0.1 }.count
+        print(name.padding(toLength: 28, withPad: " ", startingAt: 0)
+              + String(format: " %6d %4d %5d %4d %5d", nTruth, r.spines.count, s.hits, s.falsePositives, s.misses)
+              + "  \(pct(s.precision))  \(pct(s.recall))  \(pct(s.f1))  \(pct(s.meanIoU))")
+        if let dir = overlays {
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let small = img.downscaled(maxSide: 1400)
+            var o = Overlay.render(small, r)
+            // Ground truth in thin blue (don't-care in grey) under the numbers, for a careful eye.
+            o = drawTruth(o, t.polygons)
+            if let png = try? o.pngData() {
+                FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(name + ".png"), contents: Data(png))
+            }
         }
     }
-    print(line("overall", total))
+    print("OVERALL \(title): hits \(total.hits) FP \(total.falsePositives) miss \(total.misses)  precision \(pct(total.precision))  recall \(pct(total.recall))  F1 \(pct(total.f1))  mean IoU \(pct(total.meanIoU))")
+    print("")
+    return total
 }
 
-func photoPairs(in dir: String, truthDir: String? = nil) -> [(photo: String, truth: String)] {
-    let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
-    return files.compactMap { name in
-        let ext = (name as NSString).pathExtension.lowercased()
-        guard ext == "jpg" || ext == "jpeg" || ext == "png" else { return nil }
-        let stem = (name as NSString).deletingPathExtension
-        let truth = ((truthDir ?? dir) as NSString).appendingPathComponent(stem + ".json")
-        guard FileManager.default.fileExists(atPath: truth) else { return nil }
-        return ((dir as NSString).appendingPathComponent(name), truth)
+func drawTruth(_ image: RGBImage, _ polys: [([Point], Bool)]) -> RGBImage {
+    var img = image
+    let w = Double(img.width), h = Double(img.height)
+    for (p, dc) in polys {
+        let c: (UInt8, UInt8, UInt8) = dc ? (150, 150, 150) : (30, 60, 255)
+        for i in 0..<p.count {
+            let a = p[i], b = p[(i + 1) % p.count]
+            let n = Int(max(abs(b.x - a.x) * w, abs(b.y - a.y) * h)) + 1
+            for k in 0...n {
+                let t = Double(k) / Double(n)
+                let x = Int((a.x + t * (b.x - a.x)) * w), y = Int((a.y + t * (b.y - a.y)) * h)
+                guard x >= 0, y >= 0, x < img.width, y < img.height else { continue }
+                let j = (y * img.width + x) * 3
+                img.pixels[j] = c.0; img.pixels[j + 1] = c.1; img.pixels[j + 2] = c.2
+            }
+        }
     }
+    return img
 }
 
-if let photo = argument("--bench") {
-    let runs = Int(argument("--runs") ?? "") ?? 15
-    guard let bytes = FileManager.default.contents(atPath: photo).map([UInt8].init) else {
-        print("eval-detection: cannot read \(photo)"); exit(1)
+let fm = FileManager.default
+let overlays = argument("--overlays")
+let samplesDir = argument("--samples") ?? "samples"
+let datasetDir = argument("--dataset") ?? "../shared/datasets/library-dataset"
+let runs = Int(argument("--runs") ?? "5") ?? 5
+var params = DetectorParameters.bundled
+if let file = argument("--params") {
+    guard let d = fm.contents(atPath: file), let p = try? JSONDecoder().decode(DetectorParameters.self, from: d) else {
+        print("error: cannot read detector parameters from \(file)"); exit(1)
     }
+    params = p
+}
+let detector = SpineDetector(parameters: params)
+print("detector parameters: \(detector.parameters.version)")
+
+var samples: [(String, Truth)] = []
+if let names = try? fm.contentsOfDirectory(atPath: samplesDir) {
+    for n in names.sorted() where n.hasSuffix(".json") {
+        if let t = loadTruth((samplesDir as NSString).appendingPathComponent(n), imageDir: samplesDir) {
+            samples.append(((n as NSString).deletingPathExtension, t))
+        }
+    }
+}
+if samples.isEmpty { print("note: no samples with ground truth in \(samplesDir)/, skipped") } else {
+    _ = evaluate("samples", samples, detector: detector, overlays: overlays)
+}
+
+var real: [(String, Truth)] = []
+let boxes = (datasetDir as NSString).appendingPathComponent("spine_boxes")
+if let names = try? fm.contentsOfDirectory(atPath: boxes) {
+    for n in names.sorted() where n.hasSuffix(".json") {
+        if let t = loadTruth((boxes as NSString).appendingPathComponent(n), imageDir: datasetDir) {
+            real.append(((n as NSString).deletingPathExtension, t))
+        }
+    }
+}
+if real.isEmpty { print("note: real photos not found at \(datasetDir), skipped") } else {
+    _ = evaluate("real photos", real, detector: detector, overlays: overlays)
+}
+
+// Timing: decode at 1/4 (libjpeg DCT scaling) + detect, per large JPEG, median of `runs`, this one thread.
+let timed = (real + samples).map(\.1.imagePath).filter { p in
+    guard p.lowercased().hasSuffix(".jpg") || p.lowercased().hasSuffix(".jpeg"),
+          let i = try? ImageDecoder.info(fileAt: p) else { return false }
+    return i.width * i.height >= 8_000_000
+}
+if timed.isEmpty { print("timing: no JPEG of 8 MP or more found, skipped") } else {
     var times: [Double] = []
-    var spines = 0
-    for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        let info = try ImageDecoder.info(bytes)
-        let reduced = try DetectionInput.decode(bytes, info: info)
-        spines = SpineDetector().detect(reduced).spines.count
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    for path in timed {
+        for _ in 0..<runs {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            if let img = try? ImageDecoder.decode(fileAt: path, options: DecodeOptions(scaleDenominator: 4)) {
+                _ = detector.detect(img)
+            }
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
     }
     times.sort()
-    let info = try ImageDecoder.info(bytes)
-    print(String(format: "%@ (%d x %d): median decode+detect %.1f ms over %d runs (min %.1f, max %.1f), %d spines",
-                 (photo as NSString).lastPathComponent, info.uprightWidth, info.uprightHeight,
-                 times[times.count / 2], runs, times.first!, times.last!, spines))
-    exit(0)
-}
-
-let overlays = argument("--overlays")
-let samples = argument("--samples") ?? "samples"
-evaluateSet(title: "synthetic samples (\(samples))", pairs: photoPairs(in: samples), overlays: overlays)
-let real = argument("--real") ?? "../shared/datasets/library-dataset"
-let realPairs = photoPairs(in: real, truthDir: (real as NSString).appendingPathComponent("spine_boxes"))
-if realPairs.isEmpty {
-    print("== real photos: none found in \(real) (skipped)")
-} else {
-    evaluateSet(title: "real photos (\(real))", pairs: realPairs, overlays: overlays)
+    let sizes = Set(timed.compactMap { p -> String? in
+        guard let i = try? ImageDecoder.info(fileAt: p) else { return nil }
+        return String(format: "%.1f MP", Double(i.width * i.height) / 1e6)
+    }).sorted().joined(separator: ", ")
+    print(String(format: "timing: median decode(1/4 DCT)+detect %.1f ms per photo (%d photos x %d runs, %@, one thread)",
+                 times[times.count / 2], timed.count, runs, sizes))
 }

@@ -1,7 +1,7 @@
 import ShelfImage
 
-/// An axis-aligned box normalized to 0...1 of the upright photo, origin top-left (seed 004's boundingBox).
-public struct NormalizedRect: Sendable, Codable, Equatable, Hashable {
+/// An axis-aligned box normalized to 0...1 of the upright image, origin top-left: seed 004's `boundingBox`.
+public struct NormalizedRect: Sendable, Codable, Equatable {
     public var x: Double
     public var y: Double
     public var width: Double
@@ -9,38 +9,42 @@ public struct NormalizedRect: Sendable, Codable, Equatable, Hashable {
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
+
+    /// The tightest box around `points`, clamped to the image.
+    public init(enclosing points: [Point]) {
+        let xs = points.map(\.x), ys = points.map(\.y)
+        let x0 = max(0, xs.min() ?? 0), x1 = min(1, xs.max() ?? 0)
+        let y0 = max(0, ys.min() ?? 0), y1 = min(1, ys.max() ?? 0)
+        self.init(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
 }
 
-/// One book spine found on a photo.
-///
-/// Coordinates are normalized to the upright full photo, so the pipeline can map them onto any decoded
-/// size (the reduced detection image or the full-resolution one it crops from).
+/// One book as the detector sees it. The quad is normalized to 0...1 of the upright image so the caller
+/// can map it onto the full-resolution photo for cropping, whatever size the detector worked at.
 public struct DetectedSpine: Sendable, Codable, Equatable {
-    /// Top-left, top-right, bottom-right, bottom-left of the spine as the book stands (for a book lying
-    /// flat, "top" is its left end as seen on the photo).
+    /// Corners TL, TR, BR, BL as the book stands (for a lying book: as it would stand, turned upright).
     public var quad: Quad
     public var boundingBox: NormalizedRect
-    /// Shelf row, 0 = top, and position in the row, 0 = leftmost.
+    /// Index into `DetectionResult.rows`, top row first.
     public var row: Int
+    /// Left-to-right order within the row (top-to-bottom within a lying stack, after the upright ones left of it).
     public var position: Int
-    /// 0...1: how clearly both boundaries stood out from the rest of the row.
+    /// 0...1: how clearly both boundaries stood out along the whole spine.
     public var confidence: Double
     /// A book lying flat in a horizontal stack.
     public var lying: Bool
 
     public init(quad: Quad, row: Int, position: Int, confidence: Double, lying: Bool) {
         self.quad = quad
+        self.boundingBox = NormalizedRect(enclosing: quad.points)
         self.row = row
         self.position = position
         self.confidence = confidence
         self.lying = lying
-        let xs = quad.points.map(\.x), ys = quad.points.map(\.y)
-        let x0 = max(0, xs.min()!), y0 = max(0, ys.min()!), x1 = min(1, xs.max()!), y1 = min(1, ys.max()!)
-        boundingBox = NormalizedRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 }
 
-/// A shelf row: the band of the photo between two boards, normalized.
+/// A horizontal band of books between shelf boards, normalized to 0...1 of the image height.
 public struct ShelfRow: Sendable, Codable, Equatable {
     public var index: Int
     public var top: Double

@@ -1,61 +1,77 @@
 import Foundation
 import ShelfModels
 
-/// The detector's tunable numbers, loaded from `models/detection/detector-v1.json` so that a change is a
-/// reviewed, versioned diff that `eval-detection` measures, never a literal hidden in the code.
-///
-/// Lengths named "…Width" or "…Search" are fractions of the shelf row's height (spines scale with the
-/// row, not with the photo); row-finding lengths are fractions of the image height.
+/// Every threshold and weight the detector uses, read from `models/detection/detector-v1.json` so that a
+/// change of behaviour is a reviewed data diff with its evaluation figures, not a literal in the code.
+/// Lengths are relative to the working image or to the row height, so they hold at any input size.
 public struct DetectorParameters: Sendable, Codable, Equatable {
     public var version: String
-    /// Window of the moving average over the row profile.
-    public var rowProfileSmoothing: Double
-    /// A row is where vertical structure exceeds this share of the profile's 90th percentile.
-    public var rowThreshold: Double
-    /// A seeded row grows while its vertical structure stays above this share of the 90th percentile.
-    public var rowGrowThreshold: Double
+    /// Long side of the internal working image, in pixels. Detection cost is O(this squared).
+    public var workingLongSide: Int
+    /// Gradient magnitude (0...255 Sobel/4 units) at which an edge counts as fully present.
+    public var edgeCap: Double
+    /// Gradient below this is noise.
+    public var edgeFloor: Double
+    /// A pixel row belongs to a shelf row when its vertical-edge coverage reaches this fraction of the
+    /// busiest pixel row's...
+    public var rowVerticalEdgeFraction: Double
+    /// ...and at least this absolute fraction of its pixels carry vertical edges.
+    public var rowMinEdgeFraction: Double
+    /// Shelf rows shorter than this fraction of the image height are dropped (cut-off books at the border).
     public var minRowHeight: Double
-    /// Each row band is opened upwards by this share of its height before spine tops are searched.
-    public var rowTopReach: Double
-    /// Row bands closer than this are one row (a label or a dark gap can break a row's profile).
-    public var maxRowGap: Double
-    /// Boundaries are searched at tilts up to this many degrees from vertical, in steps of `tiltStepDegrees`.
+    /// Largest spine tilt searched, degrees either side of vertical.
     public var maxTiltDegrees: Double
     public var tiltStepDegrees: Double
-    /// Edge strength (Sobel/4, 8-bit units) that counts fully; weaker edges count in proportion.
-    public var edgeSaturation: Double
-    /// Boundary peaks closer than this (fraction of row height) are one peak.
-    public var boundaryPeakRadius: Double
-    /// Hard lower bound on a spine's width: two boundaries closer than this are a label or a shadow's two sides.
-    public var minSpineWidth: Double
-    public var typicalSpineWidth: Double
-    /// Wider segments are gaps or bookends, not books.
-    public var maxSpineWidth: Double
-    /// Weight of the log-width prior against boundary evidence in the row segmentation.
-    public var widthPenalty: Double
-    public var boundaryGain: Double
-    /// Boundary candidates whose saturated edge covers less of the row than this are not considered.
-    public var minBoundaryScore: Double
-    /// A spine's top edge is searched in this upper share of the row.
-    public var topSearch: Double
-    /// The top edge must be this many times the row's median horizontal-edge strength to count.
-    public var topEdgeRatio: Double
-    /// A flat, textureless segment is a book only if its colour is this far (RGB distance) from the back panel's.
-    public var panelColorDistance: Double
-    /// Spines below this confidence are dropped.
+    /// Score taken off a line per maxTilt of departure from the lean of its neighbourhood.
+    public var tiltPenalty: Double
+    /// Weight of the dark-gap cue (a shadow valley between books) against the edge-coverage cue.
+    public var darkGapWeight: Double
+    /// Weight of the colour-change-across-the-line cue.
+    public var colourChangeWeight: Double
+    /// A boundary must score above this to be worth a cut; the DP pays it for every cut it makes.
+    public var boundaryThreshold: Double
+    /// Width prior: spine width over row height is log-normal around this median...
+    public var widthRatioMedian: Double
+    /// ...with this spread in natural-log units...
+    public var widthRatioLogSigma: Double
+    /// ...and this weight against boundary evidence.
+    public var widthPriorWeight: Double
+    /// Segments narrower than this fraction of the row height are impossible.
+    public var minWidthRatio: Double
+    /// Pieces narrower than this are the gap between two books, not a spine.
+    public var gapMaxWidthRatio: Double
+    /// Pieces whose two sides differ in lean by more than this are wedge-shaped gaps, not books.
+    public var maxSideAngleDegrees: Double
+    /// Segments wider than this are not a standing spine: a gap, a bookend, or a lying stack.
+    public var maxWidthRatio: Double
+    /// Wide segments whose horizontal-edge coverage beats vertical by this factor are split as lying stacks.
+    public var lyingDominance: Double
+    /// Lying books: thickness over stack width, as the standing width prior but turned.
+    public var lyingThicknessRatioMedian: Double
+    /// Spine tops are searched up to this fraction of the row height above the row's band (tall books
+    /// stand out of a band found by edge density), never above the row before.
+    public var topReach: Double
+    /// A horizontal edge across at least this fraction of a spine's width marks its top.
+    public var topEdgeCoverage: Double
+    /// A piece is blank (wall, gap) when its luma spread and edge density are both below these.
+    public var blankMaxLumaSD: Double
+    public var blankMaxEdgeDensity: Double
+    /// Spines whose confidence falls below this are dropped.
     public var minConfidence: Double
 
-    /// The parameters shipped in models/detection.
-    public static let bundled: DetectorParameters = {
-        do {
-            return try load(file: "detector-v1.json")
-        } catch {
-            // The file ships inside the binary's resource bundle; without it the build itself is broken.
-            preconditionFailure("models/detection/detector-v1.json is missing or invalid: \(error)")
-        }
-    }()
+    /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
+    public static let bundled: DetectorParameters = (try? load(file: "detector-v1.json")) ?? .fallback
 
     public static func load(file: String) throws -> DetectorParameters {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
+
+    /// Identical to detector-v1.json; used only when the resource bundle cannot be found.
+    public static let fallback = DetectorParameters(
+        version: "detector-v1", workingLongSide: 640, edgeCap: 24, edgeFloor: 6,
+        rowVerticalEdgeFraction: 0.3, rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
+        darkGapWeight: 0.3, colourChangeWeight: 0.3, boundaryThreshold: 0.9,
+        widthRatioMedian: 0.09, widthRatioLogSigma: 0.6, widthPriorWeight: 0.04, minWidthRatio: 0.015, gapMaxWidthRatio: 0.025, maxSideAngleDegrees: 3,
+        maxWidthRatio: 0.6, lyingDominance: 1.5, lyingThicknessRatioMedian: 0.12, topReach: 0.0, topEdgeCoverage: 0.45,
+        blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, minConfidence: 0.05)
 }

@@ -1,112 +1,67 @@
 import ShelfImage
 
-/// Sobel gradients of the image, taken per pixel from whichever of three channels — luminance and two
-/// colour-opponent channels — changes most, so a red spine beside a green one of the same brightness
-/// still has an edge between them.
+/// Per-pixel cues at working resolution, as Float planes the line integrals sum over.
+///
+/// Edges take the strongest of the three colour channels so that two spines of equal brightness but
+/// different hue still part; each edge is split by orientation so a spine boundary (near-vertical) and a
+/// book top or shelf board (near-horizontal) feed different cues.
 struct EdgeMaps {
     let width: Int
     let height: Int
-    /// Signed gradients of the strongest channel.
-    var gx: [Float]
-    var gy: [Float]
-    /// |gx| where the edge is more vertical than horizontal, else 0: spines' sides, not boards.
+    /// 0...1 strength of a near-vertical edge.
     var vertical: [Float]
-    let image: RGBImage
+    /// 0...1 strength of a near-horizontal edge.
+    var horizontal: [Float]
+    /// Luma 0...255.
+    var luma: [Float]
+    /// Colour planes 0...255.
+    var red: [Float]
+    var green: [Float]
+    var blue: [Float]
 
-    init(_ image: RGBImage) {
-        self.image = image
-        width = image.width
-        height = image.height
-        let n = width * height
+    init(_ image: RGBImage, edgeFloor: Double, edgeCap: Double) {
+        let w = image.width, h = image.height, n = w * h
+        width = w; height = h
+        var vert = [Float](repeating: 0, count: n)
+        var horiz = [Float](repeating: 0, count: n)
         var lum = [Float](repeating: 0, count: n)
-        var rg = [Float](repeating: 0, count: n)
-        var yb = [Float](repeating: 0, count: n)
+        var r = [Float](repeating: 0, count: n), g = r, b = r
         image.pixels.withUnsafeBufferPointer { px in
             for i in 0..<n {
-                let r = Float(px[3 * i]), g = Float(px[3 * i + 1]), b = Float(px[3 * i + 2])
-                lum[i] = 0.299 * r + 0.587 * g + 0.114 * b
-                rg[i] = 0.5 * (r - g)
-                yb[i] = 0.5 * (0.5 * (r + g) - b)
+                let rr = Float(px[3 * i]), gg = Float(px[3 * i + 1]), bb = Float(px[3 * i + 2])
+                r[i] = rr; g[i] = gg; b[i] = bb
+                lum[i] = 0.299 * rr + 0.587 * gg + 0.114 * bb
             }
         }
-        var gx = [Float](repeating: 0, count: n)
-        var gy = [Float](repeating: 0, count: n)
-        var vertical = [Float](repeating: 0, count: n)
-        let w = width, hgt = height
-        for channel in [lum, rg, yb] {
-            channel.withUnsafeBufferPointer { c in
-                for y in 1..<(hgt - 1) {
-                    for x in 1..<(w - 1) {
-                        let i = y * w + x
-                        let sx = (c[i - w + 1] + 2 * c[i + 1] + c[i + w + 1]) - (c[i - w - 1] + 2 * c[i - 1] + c[i + w - 1])
-                        let sy = (c[i + w - 1] + 2 * c[i + w] + c[i + w + 1]) - (c[i - w - 1] + 2 * c[i - w] + c[i - w + 1])
-                        if sx * sx + sy * sy > gx[i] * gx[i] + gy[i] * gy[i] {
-                            gx[i] = sx * 0.25
-                            gy[i] = sy * 0.25
+        let floor = Float(edgeFloor), span = Float(max(1, edgeCap - edgeFloor))
+        if w >= 3 && h >= 3 {
+            r.withUnsafeBufferPointer { rp in g.withUnsafeBufferPointer { gp in b.withUnsafeBufferPointer { bp in
+                vert.withUnsafeMutableBufferPointer { vp in horiz.withUnsafeMutableBufferPointer { hp in
+                    let planes = [rp, gp, bp]
+                    for y in 1..<(h - 1) {
+                        for x in 1..<(w - 1) {
+                            var bestX: Float = 0, bestY: Float = 0
+                            for p in planes {
+                                let i = y * w + x
+                                let a = p[i - w - 1], bq = p[i - w], c = p[i - w + 1]
+                                let d = p[i - 1], f = p[i + 1]
+                                let gq = p[i + w - 1], hq = p[i + w], k = p[i + w + 1]
+                                let sx = abs((c + 2 * f + k) - (a + 2 * d + gq)) * 0.25
+                                let sy = abs((gq + 2 * hq + k) - (a + 2 * bq + c)) * 0.25
+                                if sx > bestX { bestX = sx }
+                                if sy > bestY { bestY = sy }
+                            }
+                            let i = y * w + x
+                            if bestX >= bestY {
+                                vp[i] = min(1, max(0, (bestX - floor) / span))
+                            } else {
+                                hp[i] = min(1, max(0, (bestY - floor) / span))
+                            }
                         }
                     }
-                }
-            }
+                }}
+            }}}
         }
-        for i in 0..<n {
-            let ax = abs(gx[i]), ay = abs(gy[i])
-            vertical[i] = ax > ay ? ax : 0
-        }
-        self.gx = gx
-        self.gy = gy
-        self.vertical = vertical
-    }
-
-    /// Mean gradient magnitude over a row band: the yardstick for "flat".
-    func rowTexture(top: Int, bottom: Int) -> Double {
-        var sum: Float = 0
-        for y in top..<bottom {
-            let base = y * width
-            for x in 0..<width { sum += abs(gx[base + x]) + abs(gy[base + x]) }
-        }
-        return Double(sum) / Double(max(1, (bottom - top) * width))
-    }
-
-    /// Mean |gy| along one image row: a board's edge scores high across the whole width.
-    func horizontalStrength(row y: Int) -> Float {
-        var sum: Float = 0
-        let base = y * width
-        for x in 0..<width { sum += abs(gy[base + x]) }
-        return sum / Float(max(1, width))
-    }
-
-    /// Mean colour of a rectangle (clamped), sampled every other pixel.
-    func meanColor(x0: Int, x1: Int, y0: Int, y1: Int) -> (Double, Double, Double) {
-        let a = max(0, x0), b = min(width, x1), c = max(0, y0), d = min(height, y1)
-        guard a < b, c < d else { return (0, 0, 0) }
-        var r = 0, g = 0, bl = 0, n = 0
-        for y in stride(from: c, to: d, by: 2) {
-            var i = (y * width + a) * 3
-            for _ in stride(from: a, to: b, by: 2) {
-                r += Int(image.pixels[i]); g += Int(image.pixels[i + 1]); bl += Int(image.pixels[i + 2]); n += 1
-                i += 6
-            }
-        }
-        return n == 0 ? (0, 0, 0) : (Double(r) / Double(n), Double(g) / Double(n), Double(bl) / Double(n))
-    }
-
-    /// Mean gradient magnitude inside a slanted segment, its outer fifth on each side left out (the
-    /// boundaries themselves are edges).
-    func meanTexture(xLeft: Double, xRight: Double, slopeLeft: Double, slopeRight: Double,
-                     mid: Double, top: Int, bottom: Int) -> Double {
-        var sum: Float = 0
-        var count = 0
-        let yMid = mid
-        let yTop = Double(top)
-        for y in stride(from: top, to: bottom, by: 2) {
-            let dy = Double(y) - yMid
-            let l = xLeft + (yMid - yTop) * slopeLeft + dy * slopeLeft
-            let r = xRight + (yMid - yTop) * slopeRight + dy * slopeRight
-            let a = max(0, Int(l + 0.2 * (r - l))), b = min(width, Int(r - 0.2 * (r - l)))
-            guard a < b else { continue }
-            let base = y * width
-            for x in a..<b { sum += abs(gx[base + x]) + abs(gy[base + x]); count += 1 }
-        }
-        return count == 0 ? 0 : Double(sum) / Double(count)
+        vertical = vert; horizontal = horiz; luma = lum; red = r; green = g; blue = b
     }
 }

@@ -1,70 +1,80 @@
 import ShelfImage
 
-/// Draws what the detector found onto the photo, so a person can judge it at a glance: every quad
-/// outlined and numbered in reading order, every shelf row marked by a band at the left edge.
+/// Draws a detection on the photo for a person to check: every quad outlined and numbered in reading
+/// order, shelf rows marked by dashed lines. Digits are a built-in 3x5 bitmap font so no font library
+/// is needed.
 public enum Overlay {
     public static func render(_ image: RGBImage, _ result: DetectionResult) -> RGBImage {
-        var canvas = image
+        var canvas = Canvas(image)
         let w = Double(image.width), h = Double(image.height)
-        let thickness = max(1, image.width / 500)
-        let palette: [(UInt8, UInt8, UInt8)] = [(255, 40, 40), (40, 220, 60), (40, 120, 255), (255, 200, 0), (230, 60, 230), (0, 220, 220)]
+        let thick = max(1, min(image.width, image.height) / 400)
         for row in result.rows {
-            let color = palette[row.index % palette.count]
-            let y0 = Int(row.top * h), y1 = Int(row.bottom * h)
-            canvas.drawLine(from: Point(x: 2, y: Double(y0)), to: Point(x: 2, y: Double(y1)), color: color, thickness: thickness * 3)
-        }
-        let scale = max(1, image.width / 400)
-        for (number, spine) in result.spines.enumerated() {
-            let color = palette[spine.row % palette.count]
-            let pts = spine.quad.points.map { Point(x: $0.x * w, y: $0.y * h) }
-            for i in 0..<4 {
-                canvas.drawLine(from: pts[i], to: pts[(i + 1) % 4], color: color, thickness: thickness)
+            for y in [row.top, row.bottom] {
+                canvas.dashedLine(y: Int(y * h), colour: (0, 160, 255), thickness: thick)
             }
-            let label = String(number + 1)
-            let cx = (pts[0].x + pts[1].x) / 2, cy = pts[0].y + Double(4 * scale)
-            canvas.drawDigits(label, centerX: Int(cx), top: Int(cy), scale: scale, color: (255, 255, 255), background: (0, 0, 0))
         }
-        return canvas
+        for (n, s) in result.spines.enumerated() {
+            let colour: (UInt8, UInt8, UInt8) = s.lying ? (255, 0, 255) : (n % 2 == 0 ? (255, 40, 40) : (40, 230, 40))
+            let pts = s.quad.points.map { Point(x: $0.x * w, y: $0.y * h) }
+            for i in 0..<4 { canvas.line(pts[i], pts[(i + 1) % 4], colour: colour, thickness: thick) }
+            let cx = pts.map(\.x).reduce(0, +) / 4, cy = pts.map(\.y).reduce(0, +) / 4
+            let bw = (s.boundingBox.width * w)
+            let scale = max(1, min(Int(bw / 8), max(2, image.width / 300)))
+            canvas.number(n + 1, centre: Point(x: cx, y: cy), scale: scale, colour: colour)
+        }
+        return canvas.image
     }
 }
 
-extension RGBImage {
-    mutating func setPixel(_ x: Int, _ y: Int, _ color: (UInt8, UInt8, UInt8)) {
-        guard x >= 0, y >= 0, x < width, y < height else { return }
-        let i = (y * width + x) * 3
-        pixels[i] = color.0; pixels[i + 1] = color.1; pixels[i + 2] = color.2
+struct Canvas {
+    var image: RGBImage
+
+    init(_ image: RGBImage) { self.image = image }
+
+    mutating func set(_ x: Int, _ y: Int, _ c: (UInt8, UInt8, UInt8)) {
+        guard x >= 0, y >= 0, x < image.width, y < image.height else { return }
+        let i = (y * image.width + x) * 3
+        image.pixels[i] = c.0; image.pixels[i + 1] = c.1; image.pixels[i + 2] = c.2
     }
 
-    mutating func drawLine(from a: Point, to b: Point, color: (UInt8, UInt8, UInt8), thickness: Int) {
-        let steps = Int(max(abs(b.x - a.x), abs(b.y - a.y)).rounded(.up)) + 1
-        let half = thickness / 2
-        for s in 0...steps {
-            let t = Double(s) / Double(max(1, steps))
-            let x = Int((a.x + (b.x - a.x) * t).rounded()), y = Int((a.y + (b.y - a.y) * t).rounded())
-            for dy in -half...half { for dx in -half...half { setPixel(x + dx, y + dy, color) } }
+    mutating func dot(_ x: Int, _ y: Int, _ c: (UInt8, UInt8, UInt8), _ t: Int) {
+        let r = t / 2
+        for dy in -r...(t - 1 - r) { for dx in -r...(t - 1 - r) { set(x + dx, y + dy, c) } }
+    }
+
+    mutating func line(_ a: Point, _ b: Point, colour: (UInt8, UInt8, UInt8), thickness: Int) {
+        let n = Int(max(abs(b.x - a.x), abs(b.y - a.y)).rounded(.up))
+        guard n > 0, n < 1_000_000 else { dot(Int(a.x), Int(a.y), colour, thickness); return }
+        for i in 0...n {
+            let t = Double(i) / Double(n)
+            dot(Int((a.x + t * (b.x - a.x)).rounded()), Int((a.y + t * (b.y - a.y)).rounded()), colour, thickness)
         }
     }
 
-    /// Digits in a 3x5 bitmap font, scaled; enough to number spines without a font library.
-    mutating func drawDigits(_ text: String, centerX: Int, top: Int, scale: Int,
-                             color: (UInt8, UInt8, UInt8), background: (UInt8, UInt8, UInt8)) {
-        let glyphs: [Character: [UInt8]] = [
-            "0": [7, 5, 5, 5, 7], "1": [2, 6, 2, 2, 7], "2": [7, 1, 7, 4, 7], "3": [7, 1, 7, 1, 7], "4": [5, 5, 7, 1, 1],
-            "5": [7, 4, 7, 1, 7], "6": [7, 4, 7, 5, 7], "7": [7, 1, 1, 1, 1], "8": [7, 5, 7, 5, 7], "9": [7, 5, 7, 1, 7],
-        ]
-        let chars = Array(text)
-        let totalWidth = (chars.count * 4 + 1) * scale
-        let left = centerX - totalWidth / 2
-        for y in (top - scale)..<(top + 6 * scale) {
-            for x in left..<(left + totalWidth) { setPixel(x, y, background) }
+    mutating func dashedLine(y: Int, colour: (UInt8, UInt8, UInt8), thickness: Int) {
+        guard image.width > 0 else { return }
+        for x in 0..<image.width where (x / 12) % 2 == 0 { dot(x, y, colour, thickness) }
+    }
+
+    /// 3x5 glyphs, one row per 3-bit number, top row first.
+    static let glyphs: [[UInt8]] = [
+        [7, 5, 5, 5, 7], [2, 6, 2, 2, 7], [7, 1, 7, 4, 7], [7, 1, 7, 1, 7], [5, 5, 7, 1, 1],
+        [7, 4, 7, 1, 7], [7, 4, 7, 5, 7], [7, 1, 1, 2, 2], [7, 5, 7, 5, 7], [7, 5, 7, 1, 7],
+    ]
+
+    mutating func number(_ value: Int, centre: Point, scale: Int, colour: (UInt8, UInt8, UInt8)) {
+        let digits = String(value).compactMap { $0.wholeNumberValue }
+        let advance = 4 * scale
+        let totalW = digits.count * advance - scale, totalH = 5 * scale
+        let x0 = Int(centre.x) - totalW / 2, y0 = Int(centre.y) - totalH / 2
+        // A dark plate behind the digits keeps them readable on any spine.
+        for y in (y0 - scale)..<(y0 + totalH + scale) {
+            for x in (x0 - scale)..<(x0 + totalW + scale) { set(x, y, (0, 0, 0)) }
         }
-        for (i, ch) in chars.enumerated() {
-            guard let rows = glyphs[ch] else { continue }
-            for (r, bits) in rows.enumerated() {
+        for (k, d) in digits.enumerated() {
+            for (r, bits) in Canvas.glyphs[d].enumerated() {
                 for c in 0..<3 where bits & (4 >> c) != 0 {
-                    for dy in 0..<scale { for dx in 0..<scale {
-                        setPixel(left + (i * 4 + 1 + c) * scale + dx, top + r * scale + dy, color)
-                    } }
+                    for dy in 0..<scale { for dx in 0..<scale { set(x0 + k * advance + c * scale + dx, y0 + r * scale + dy, colour) } }
                 }
             }
         }

@@ -1,103 +1,110 @@
 import ShelfImage
 
-/// Intersection over union of two convex polygons (Sutherland–Hodgman clipping), for scoring detections
-/// against ground truth quads exactly, tilt included.
+/// Intersection over union of convex polygons: the score every evaluation and test uses, so a tilted
+/// spine is judged by its quad, not by an axis-aligned box that would flatter tilted guesses.
 public enum PolygonIoU {
-    public static func iou(_ a: [Point], _ b: [Point]) -> Double {
-        let areaA = abs(signedArea(a)), areaB = abs(signedArea(b))
-        guard areaA > 0, areaB > 0 else { return 0 }
-        let inter = abs(signedArea(clip(a, by: b)))
-        let union = areaA + areaB - inter
-        return union > 0 ? inter / union : 0
-    }
-
-    public static func signedArea(_ p: [Point]) -> Double {
-        guard p.count >= 3 else { return 0 }
+    public static func area(_ poly: [Point]) -> Double {
+        guard poly.count >= 3 else { return 0 }
         var s = 0.0
-        for i in p.indices {
-            let j = (i + 1) % p.count
-            s += p[i].x * p[j].y - p[j].x * p[i].y
+        for i in 0..<poly.count {
+            let a = poly[i], b = poly[(i + 1) % poly.count]
+            s += a.x * b.y - b.x * a.y
         }
-        return s / 2
+        return abs(s) / 2
     }
 
-    /// `subject` clipped to the convex polygon `clipper` (either winding).
-    static func clip(_ subject: [Point], by clipper: [Point]) -> [Point] {
-        let orientation: Double = signedArea(clipper) >= 0 ? 1 : -1
-        var output = subject
-        for i in clipper.indices {
-            guard !output.isEmpty else { break }
-            let a = clipper[i], b = clipper[(i + 1) % clipper.count]
-            func inside(_ p: Point) -> Bool { orientation * ((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)) >= 0 }
-            func intersection(_ p: Point, _ q: Point) -> Point {
-                let a1 = b.y - a.y, b1 = a.x - b.x, c1 = a1 * a.x + b1 * a.y
-                let a2 = q.y - p.y, b2 = p.x - q.x, c2 = a2 * p.x + b2 * p.y
-                let det = a1 * b2 - a2 * b1
-                guard abs(det) > 1e-12 else { return p }
-                return Point(x: (b2 * c1 - b1 * c2) / det, y: (a1 * c2 - a2 * c1) / det)
+    /// Counter-clockwise order (in y-down coordinates: as the signed area sees it), so clipping is consistent.
+    static func oriented(_ poly: [Point]) -> [Point] {
+        var s = 0.0
+        for i in 0..<poly.count {
+            let a = poly[i], b = poly[(i + 1) % poly.count]
+            s += a.x * b.y - b.x * a.y
+        }
+        return s < 0 ? poly.reversed() : poly
+    }
+
+    /// Sutherland–Hodgman clipping of `subject` by the convex `clip`.
+    public static func intersection(_ subject: [Point], _ clip: [Point]) -> [Point] {
+        guard subject.count >= 3, clip.count >= 3 else { return [] }
+        let c = oriented(clip)
+        var out = oriented(subject)
+        for i in 0..<c.count {
+            let a = c[i], b = c[(i + 1) % c.count]
+            func inside(_ p: Point) -> Bool { (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) >= 0 }
+            func cross(_ p: Point, _ q: Point) -> Point {
+                let d1 = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+                let d2 = (b.x - a.x) * (q.y - a.y) - (b.y - a.y) * (q.x - a.x)
+                let t = d1 / (d1 - d2)
+                return Point(x: p.x + t * (q.x - p.x), y: p.y + t * (q.y - p.y))
             }
-            let input = output
-            output = []
-            for k in input.indices {
-                let current = input[k], previous = input[(k + input.count - 1) % input.count]
-                if inside(current) {
-                    if !inside(previous) { output.append(intersection(previous, current)) }
-                    output.append(current)
-                } else if inside(previous) {
-                    output.append(intersection(previous, current))
+            let input = out
+            out = []
+            guard !input.isEmpty else { break }
+            for j in 0..<input.count {
+                let p = input[j], q = input[(j + 1) % input.count]
+                let pin = inside(p), qin = inside(q)
+                if pin {
+                    out.append(p)
+                    if !qin { out.append(cross(p, q)) }
+                } else if qin {
+                    out.append(cross(p, q))
                 }
             }
         }
-        return output
+        return out
     }
+
+    public static func iou(_ a: [Point], _ b: [Point]) -> Double {
+        let inter = area(intersection(a, b))
+        let union = area(a) + area(b) - inter
+        return union > 0 ? inter / union : 0
+    }
+
+    public static func iou(_ a: Quad, _ b: Quad) -> Double { iou(a.points, b.points) }
 }
 
-/// Precision, recall and F1 at an IoU threshold with one-to-one matching, the detection metric every
-/// figure in this project quotes. Ground-truth spines marked `partial` are don't-care: a detection
-/// matched to one is neither a hit nor a false positive, and missing one is not a miss.
+/// One-to-one matching of detections to ground truth, greedy by IoU (highest pairs first), with
+/// don't-care truths: a detection matched to one is neither a hit nor a false positive.
 public struct DetectionScore: Sendable, Equatable {
-    public var truePositives = 0
+    public var hits = 0
     public var falsePositives = 0
-    public var falseNegatives = 0
+    public var misses = 0
+    public var truePositives: Int { hits }
+    public var falseNegatives: Int { misses }
     public var iouSum = 0.0
 
     public init() {}
 
-    public var precision: Double { Double(truePositives) / Double(max(1, truePositives + falsePositives)) }
-    public var recall: Double { Double(truePositives) / Double(max(1, truePositives + falseNegatives)) }
-    public var f1: Double { precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0 }
-    /// Mean IoU of the matched pairs.
-    public var meanIoU: Double { truePositives > 0 ? iouSum / Double(truePositives) : 0 }
+    public var precision: Double { hits + falsePositives == 0 ? 1 : Double(hits) / Double(hits + falsePositives) }
+    public var recall: Double { hits + misses == 0 ? 1 : Double(hits) / Double(hits + misses) }
+    public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+    /// Mean IoU over the hits.
+    public var meanIoU: Double { hits == 0 ? 0 : iouSum / Double(hits) }
 
-    public static func + (a: DetectionScore, b: DetectionScore) -> DetectionScore {
-        var s = a
-        s.truePositives += b.truePositives; s.falsePositives += b.falsePositives
-        s.falseNegatives += b.falseNegatives; s.iouSum += b.iouSum
+    public static func + (l: DetectionScore, r: DetectionScore) -> DetectionScore {
+        var s = l
+        s.hits += r.hits; s.falsePositives += r.falsePositives; s.misses += r.misses; s.iouSum += r.iouSum
         return s
     }
 
-    /// Greedy one-to-one matching, best IoU first (on quads, the same as optimal in all but contrived cases).
+    /// `truth` entries are (polygon, dontCare). Polygons in any common frame (e.g. normalized).
     public static func score(detections: [[Point]], truth: [(polygon: [Point], partial: Bool)], threshold: Double = 0.5) -> DetectionScore {
         var pairs: [(Double, Int, Int)] = []
         for (i, d) in detections.enumerated() {
             for (j, t) in truth.enumerated() {
-                let v = PolygonIoU.iou(d, t.polygon)
+                let v = PolygonIoU.iou(d, t.0)
                 if v >= threshold { pairs.append((v, i, j)) }
             }
         }
         pairs.sort { $0.0 > $1.0 }
         var usedD = Set<Int>(), usedT = Set<Int>()
-        var score = DetectionScore()
+        var s = DetectionScore()
         for (v, i, j) in pairs where !usedD.contains(i) && !usedT.contains(j) {
             usedD.insert(i); usedT.insert(j)
-            if !truth[j].partial { score.truePositives += 1; score.iouSum += v }
+            if !truth[j].1 { s.hits += 1; s.iouSum += v }
         }
-        for i in detections.indices where !usedD.contains(i) {
-            // An unmatched detection lying on a don't-care spine is not counted against the detector.
-            let onPartial = truth.contains { $0.partial && PolygonIoU.iou(detections[i], $0.polygon) >= threshold }
-            if !onPartial { score.falsePositives += 1 }
-        }
-        score.falseNegatives = truth.indices.filter { !usedT.contains($0) && !truth[$0].partial }.count
-        return score
+        s.falsePositives = detections.count - usedD.count
+        s.misses = truth.enumerated().filter { !usedT.contains($0.offset) && !$0.element.1 }.count
+        return s
     }
 }

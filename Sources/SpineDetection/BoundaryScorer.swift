@@ -1,0 +1,107 @@
+import Foundation
+
+/// Scores every candidate spine boundary in one shelf row: for each column position and each tilt, the
+/// straight line through the whole row height is scored by how much of it carries a near-vertical edge
+/// (coverage, not sum, so a bright label edge cannot outvote a faint full-height seam), whether it runs
+/// in a dark shadow valley, and how different the colours on its two sides are.
+struct BoundaryProfile {
+    /// Best score per column (x at the row's middle height).
+    var score: [Double]
+    /// Slope dx/dy of the best line per column.
+    var slope: [Double]
+    /// The row's dominant slope: spines in one bay lean together.
+    var rowSlope: Double
+}
+
+enum BoundaryScorer {
+    static func profile(_ m: EdgeMaps, top: Int, bottom: Int, _ p: DetectorParameters) -> BoundaryProfile {
+        let w = m.width
+        let yc = Double(top + bottom) / 2
+        let bandH = bottom - top + 1
+        let step = bandH > 120 ? 2 : 1
+        let nA = max(1, Int((2 * p.maxTiltDegrees / p.tiltStepDegrees).rounded()) + 1)
+        let slopes = (0..<nA).map { i -> Double in
+            nA == 1 ? 0 : tan((-p.maxTiltDegrees + Double(i) * p.tiltStepDegrees) * .pi / 180)
+        }
+        var cov = [[Double]](), lum = [[Double]](), rr = [[Double]](), gg = [[Double]](), bb = [[Double]]()
+        var accC = [Float](repeating: 0, count: w), accL = accC, accR = accC, accG = accC, accB = accC
+        var cnt = [Float](repeating: 0, count: w)
+        m.vertical.withUnsafeBufferPointer { V in m.luma.withUnsafeBufferPointer { L in
+        m.red.withUnsafeBufferPointer { R in m.green.withUnsafeBufferPointer { G in m.blue.withUnsafeBufferPointer { B in
+            for t in slopes {
+                for x in 0..<w { accC[x] = 0; accL[x] = 0; accR[x] = 0; accG[x] = 0; accB[x] = 0; cnt[x] = 0 }
+                accC.withUnsafeMutableBufferPointer { c in accL.withUnsafeMutableBufferPointer { l in
+                accR.withUnsafeMutableBufferPointer { r in accG.withUnsafeMutableBufferPointer { g in
+                accB.withUnsafeMutableBufferPointer { b in cnt.withUnsafeMutableBufferPointer { k in
+                    var y = top
+                    while y <= bottom {
+                        let o = Int(((Double(y) - yc) * t).rounded())
+                        let lo = max(0, -o), hi = min(w, w - o)
+                        if lo < hi {
+                            let base = y * w + o
+                            for x in lo..<hi {
+                                c[x] += V[base + x]; l[x] += L[base + x]
+                                r[x] += R[base + x]; g[x] += G[base + x]; b[x] += B[base + x]
+                                k[x] += 1
+                            }
+                        }
+                        y += step
+                    }
+                }}}}}}
+                var c1 = [Double](repeating: 0, count: w), l1 = c1, r1 = c1, g1 = c1, b1 = c1
+                for x in 0..<w {
+                    let n = Double(max(1, cnt[x]))
+                    // Lines that leave the image for most of their height are not trusted.
+                    let frac = Double(cnt[x]) * Double(step) / Double(bandH)
+                    c1[x] = Double(accC[x]) / n * min(1, frac * 1.25)
+                    l1[x] = Double(accL[x]) / n; r1[x] = Double(accR[x]) / n
+                    g1[x] = Double(accG[x]) / n; b1[x] = Double(accB[x]) / n
+                }
+                cov.append(c1); lum.append(l1); rr.append(r1); gg.append(g1); bb.append(b1)
+            }
+        }}}}}
+        // The dominant lean: the tilt whose coverage profile is most peaked.
+        var bestA = nA / 2, bestE = -1.0
+        for a in 0..<nA {
+            var e = 0.0
+            for x in 0..<w { e += cov[a][x] * cov[a][x] }
+            if e > bestE { bestE = e; bestA = a }
+        }
+        let rowSlope = slopes[bestA]
+        // Lean drifts along a row (books prop each other up), so each column is held to the lean that
+        // dominates its neighbourhood, and a single stray diagonal (a title line) cannot pull it away.
+        let win = max(4, bandH / 2)
+        var localA = [Int](repeating: bestA, count: w)
+        var localE = [Double](repeating: -1, count: w)
+        for a in 0..<nA {
+            var prefix = [Double](repeating: 0, count: w + 1)
+            for x in 0..<w { prefix[x + 1] = prefix[x] + cov[a][x] * cov[a][x] }
+            for x in 0..<w {
+                let e = prefix[min(w, x + win + 1)] - prefix[max(0, x - win)]
+                if e > localE[x] { localE[x] = e; localA[x] = a }
+            }
+        }
+        let d = max(2, w / 250), s = max(3, w / 100)
+        var score = [Double](repeating: 0, count: w), slope = [Double](repeating: rowSlope, count: w)
+        for a in 0..<nA {
+            for x in 0..<w {
+                let tiltPenalty = p.tiltPenalty * abs(atan(slopes[a]) - atan(slopes[localA[x]])) / (p.maxTiltDegrees * .pi / 180)
+                let xl0 = x - d - s, xl1 = x - d, xr0 = x + d, xr1 = x + d + s
+                var dark = 0.0, colour = 0.0
+                if xl0 >= 0 && xr1 < w {
+                    var sl = 0.0, sr = 0.0, cl = (0.0, 0.0, 0.0), cr = (0.0, 0.0, 0.0)
+                    for i in xl0...xl1 { sl += lum[a][i]; cl.0 += rr[a][i]; cl.1 += gg[a][i]; cl.2 += bb[a][i] }
+                    for i in xr0...xr1 { sr += lum[a][i]; cr.0 += rr[a][i]; cr.1 += gg[a][i]; cr.2 += bb[a][i] }
+                    let nn = Double(s + 1)
+                    var valley = lum[a][x]
+                    for i in (x - d + 1)...(x + d - 1) { valley = min(valley, lum[a][i]) }
+                    dark = min(1, max(0, (min(sl, sr) / nn - valley) / 40))
+                    colour = min(1, (abs(cl.0 - cr.0) + abs(cl.1 - cr.1) + abs(cl.2 - cr.2)) / nn / 120)
+                }
+                let v = cov[a][x] + p.darkGapWeight * dark + p.colourChangeWeight * colour - tiltPenalty
+                if v > score[x] { score[x] = v; slope[x] = slopes[a] }
+            }
+        }
+        return BoundaryProfile(score: score, slope: slope, rowSlope: rowSlope)
+    }
+}

@@ -1,0 +1,60 @@
+/// Finds the horizontal bands that hold books.
+///
+/// Standing spines fill a band with near-vertical edges from side to side, while shelf boards, walls
+/// and floors carry few: the fraction of each pixel row covered by vertical edges, smoothed, marks the
+/// bands. Lying stacks carry horizontal edges instead, so they count as well when they sit beside spines.
+enum RowFinder {
+    struct Band { var top: Int; var bottom: Int }
+
+    static func rows(_ maps: EdgeMaps, _ p: DetectorParameters) -> [Band] {
+        let w = maps.width, h = maps.height
+        guard w > 2, h > 2 else { return [] }
+        var cover = [Double](repeating: 0, count: h)
+        maps.vertical.withUnsafeBufferPointer { v in
+            for y in 0..<h {
+                var s: Float = 0
+                for x in 0..<w { s += v[y * w + x] }
+                cover[y] = Double(s) / Double(w)
+            }
+        }
+        let smooth = boxSmooth(cover, radius: max(1, h / 60))
+        let minRun = max(2, Int(p.minRowHeight * Double(h)))
+        // Relative to the busiest pixel row, so flat-coloured spines and richly printed ones both make a
+        // row; the absolute floor keeps a blank wall from becoming one.
+        let peak = smooth.max() ?? 0
+        let threshold = max(p.rowMinEdgeFraction, p.rowVerticalEdgeFraction * peak)
+        var bands: [Band] = []
+        var start: Int? = nil
+        for y in 0...h {
+            let on = y < h && smooth[y] >= threshold
+            if on, start == nil { start = y }
+            if !on, let s = start {
+                bands.append(Band(top: s, bottom: y - 1))
+                start = nil
+            }
+        }
+        // Close small gaps (a label strip or a glare streak across the books) before the length check.
+        var merged: [Band] = []
+        for b in bands {
+            if let last = merged.last, b.top - last.bottom <= max(2, h / 80) {
+                merged[merged.count - 1].bottom = b.bottom
+            } else {
+                merged.append(b)
+            }
+        }
+        return merged.filter { $0.bottom - $0.top + 1 >= minRun }
+    }
+
+    static func boxSmooth(_ a: [Double], radius: Int) -> [Double] {
+        let n = a.count
+        guard n > 0 else { return a }
+        var prefix = [Double](repeating: 0, count: n + 1)
+        for i in 0..<n { prefix[i + 1] = prefix[i] + a[i] }
+        var out = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            let lo = max(0, i - radius), hi = min(n, i + radius + 1)
+            out[i] = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+        }
+        return out
+    }
+}
