@@ -102,3 +102,36 @@ report("undo the last decision", undo)
 
 let worst = max(listing.sorted()[listing.count / 2], next.sorted()[next.count / 2])
 print(String(format: "target: listing and next item <= 50 ms each: %@ (worst median %.2f ms)", worst <= 50 ? "met" : "NOT met", worst))
+
+// Real data, when the shared dataset is present: a university library's catalogue (15,228 books) imported
+// into a fresh library, then review steps against that library as the duplicate index.
+let cataloguePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../../shared/datasets/library-dataset/catalogue.csv").standardized.path
+if let text = try? String(contentsOfFile: cataloguePath, encoding: .utf8) {
+    let real = try LibraryStore(path: dir.appendingPathComponent("real.sqlite").path)
+    var importReport: ImportReport?
+    let importMs = try milliseconds { importReport = try real.importCSV(text) }
+    let r = importReport!
+    print(String(format: "import real catalogue: %d imported, %d merged as duplicates, %d rows skipped, in %.1f s",
+                 r.imported, r.merged, r.skipped.count, importMs / 1000))
+    var realIndex = DuplicateIndex()
+    let loadMs = try milliseconds { realIndex = try real.duplicateIndex() }
+    print(String(format: "load duplicate index (%d works): %.0f ms", realIndex.count, loadMs))
+    let ids = try real.file(PhotoFiling(contentHash: "real", originalImagePath: "/r.jpg", imageWidth: 1, imageHeight: 1,
+                                        spines: (0..<200).map { i in
+        SpineFiling(title: title(i), authors: [names[i % names.count]], boundingBox: BoundingBox(x: 0, y: 0, width: 0.1, height: 1),
+                    row: 0, position: i, detectionConfidence: 0.9)
+    }))
+    var realNext: [Double] = []
+    var after: Work.ID? = nil
+    for _ in ids {
+        realNext.append(try milliseconds {
+            let item = try real.nextPending(after: after)!
+            _ = realIndex.candidates(for: item.work)
+            after = item.work.id
+        })
+    }
+    report("next item against the real library", realNext)
+} else {
+    print("note: \(cataloguePath) is absent; real-catalogue figures skipped")
+}

@@ -69,6 +69,9 @@ public enum DuplicateReason: Sendable, Equatable, CustomStringConvertible {
 public struct MatchKey: Sendable {
     public let externalIDs: Set<String>
     public let isbn13s: [String: String]   // ISBN-13 form → as stored
+    /// Normalized title words and author-name words, for callers that index Works by word.
+    public let titleWords: [String]
+    public let authorWords: [String]
     let title: [Unicode.Scalar]
     let authors: [Unicode.Scalar]
     let hasAuthors: Bool
@@ -79,10 +82,14 @@ public struct MatchKey: Sendable {
         var isbns: [String: String] = [:]
         for i in work.isbns { isbns[ISBN.toISBN13(i) ?? i] = isbns[ISBN.toISBN13(i) ?? i] ?? i }
         isbn13s = isbns
-        title = Array(TextNormalization.normalize(work.title).unicodeScalars)
-        let names = work.authors.map(\.name)
-        hasAuthors = !names.isEmpty
-        authors = Array(Similarity.nameKey(names).unicodeScalars)
+        // One normalization per string: this runs for every Work of a library when an index is built.
+        let normalizedTitle = TextNormalization.normalize(work.title)
+        title = Array(normalizedTitle.unicodeScalars)
+        titleWords = normalizedTitle.split(separator: " ").map(String.init)
+        let perName = work.authors.map { TextNormalization.normalize($0.name).split(separator: " ").map(String.init) }
+        hasAuthors = !perName.isEmpty
+        authorWords = perName.flatMap { $0 }
+        authors = Array(perName.map { $0.sorted().joined(separator: " ") }.sorted().joined(separator: " ").unicodeScalars)
         unread = work.hasUnreadTitle
     }
 }

@@ -4,12 +4,17 @@ import Foundation
 /// The export formats `library import` understands, recognized by their header row.
 public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     case goodreads, librarything, storygraph
+    /// Any CSV with `title` and `author`/`authors` columns (a library catalogue, a spreadsheet).
+    case generic
+    /// A `library export --format json` file.
+    case shelfscan
 
     static func detect(header: [String]) -> ImportFormat? {
         let h = Set(header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         if h.contains("exclusive shelf") || (h.contains("author l-f") && h.contains("title")) { return .goodreads }
         if h.contains("read status") && h.contains("title") { return .storygraph }
         if h.contains("primary author") && h.contains("title") { return .librarything }
+        if h.contains("title") && (h.contains("author") || h.contains("authors")) { return .generic }
         return nil
     }
 }
@@ -114,6 +119,18 @@ struct RowMapper {
             dateAdded = Self.parseDate(value(fields, "entry date"))
             dateRead = Self.parseDate(value(fields, "date read"))
             librarythingID = value(fields, "work id")
+        case .generic, .shelfscan:
+            let names = value(fields, "authors") ?? value(fields, "author")
+            authors = (names?.contains(";") == true ? names!.split(separator: ";").map(String.init) : [names].compactMap { $0 })
+                .map { Self.unInvert(Self.dropLifeDates($0.trimmingCharacters(in: .whitespaces))) }.filter { !$0.isEmpty }
+            isbnCandidates = [Self.cleanISBN(value(fields, "isbn13") ?? value(fields, "isbn"))].compactMap { $0 }
+            if let r = number("rating"), r > 0 { rating = max(1, Int(r.rounded())); personalRating = r }
+            status = ReadingStatus.from(string: value(fields, "status") ?? value(fields, "shelf") ?? value(fields, "reading status"))
+            tags = Self.splitNames(value(fields, "tags"))
+            notes = value(fields, "notes")
+            publisher = value(fields, "publisher")
+            pages = number("pages").map { Int($0) }
+            year = (value(fields, "year") ?? value(fields, "date")).flatMap { CanonicalRules.extractYear(fromDate: $0) }
         case .storygraph:
             authors = Self.splitNames(value(fields, "authors"))
             for c in Self.splitNames(value(fields, "contributors")) where c.lowercased().contains("translator") {
@@ -174,6 +191,11 @@ struct RowMapper {
     }
 
     private var format_: ImportFormat { format }
+
+    /// "Bunge, Mario, 1919-2020" → "Bunge, Mario": library catalogues append life dates to names.
+    static func dropLifeDates(_ name: String) -> String {
+        name.replacingOccurrences(of: #",\s*(\d{3,4})?\s*-\s*(\d{3,4})?\.?\s*$"#, with: "", options: .regularExpression)
+    }
 
     /// "Le Guin, Ursula K." → "Ursula K. Le Guin" (LibraryThing lists authors last name first).
     static func unInvert(_ name: String) -> String {

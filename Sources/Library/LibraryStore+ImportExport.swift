@@ -45,58 +45,69 @@ public struct LibraryExport: Sendable, Codable, Equatable {
 }
 
 extension LibraryStore {
-    /// Imports a Goodreads, LibraryThing or StoryGraph CSV export. Each row is its own transaction; a bad row
-    /// is reported with its line and skipped; a book already present gains the row's IDs instead of a copy.
+    /// Imports a Goodreads, LibraryThing or StoryGraph CSV export (or any CSV with title and author columns).
+    /// A bad row is reported with its line and skipped; a book already present gains the row's IDs instead
+    /// of a copy.
     public func importCSV(_ text: String, date: Date = Date()) throws -> ImportReport {
         let (records, problems) = CSV.parse(text)
         guard let header = records.first else { throw LibraryError.importFailed("the file is empty") }
         guard let format = ImportFormat.detect(header: header.fields) else {
-            throw LibraryError.importFailed("not a Goodreads, LibraryThing or StoryGraph export (its header row has: \(String(header.fields.prefix(6).joined(separator: ", ").unicodeScalars.filter { $0.value >= 32 && $0.value < 127 }.prefix(80)))…)")
+            throw LibraryError.importFailed("not a Goodreads, LibraryThing or StoryGraph export, nor a CSV with title and author columns (its header row has: \(String(header.fields.prefix(6).joined(separator: ", ").unicodeScalars.filter { $0.value >= 32 && $0.value < 127 }.prefix(80)))…)")
         }
         let mapper = RowMapper(format: format, header: header.fields, date: date)
+        var rows: [(line: Int, work: Work, owned: Bool?)] = []
         var report = ImportReport(format: format, imported: 0, merged: 0,
                                   skipped: problems.map { .init(line: $0.line, message: $0.message) })
-        var index = try duplicateIndex()
         for record in records.dropFirst() {
             if record.fields.count < header.fields.count / 2 {
                 report.skipped.append(.init(line: record.line, message: "only \(record.fields.count) of \(header.fields.count) columns"))
                 continue
             }
-            let work: Work
-            do { work = try mapper.map(record.fields) } catch {
+            do { rows.append((record.line, try mapper.map(record.fields), nil)) } catch {
                 report.skipped.append(.init(line: record.line, message: error.description))
-                continue
-            }
-            if let dup = index.candidates(for: work, threshold: DuplicateRule.fuzzyThreshold, limit: 1).first,
-               var existing = try self.work(id: dup.id) {
-                var incoming = work
-                incoming.libraryEntry = nil
-                incoming.editions = incoming.editions.map { var e = $0; e.id = nil; return e }
-                existing.absorb(incoming, at: date)
-                let saved = try update(existing)
-                index.add(saved)
-                report.merged += 1
-                continue
-            }
-            do {
-                var saved = try run { db -> Work in
-                    var w = try WorkGraph.save(db, work, bump: false)
-                    if var entry = w.libraryEntry, entry.readingStatus != .wishlist, let e = w.editions.first?.id {
-                        entry.editionID = e
-                        w.libraryEntry = entry
-                        w = try WorkGraph.save(db, w, bump: false)
-                    }
-                    return w
-                }
-                saved.revision = max(saved.revision, 0)
-                index.add(saved)
-                report.imported += 1
-            } catch {
-                report.skipped.append(.init(line: record.line, message: "\(error)"))
             }
         }
+        try importWorks(rows, into: &report, date: date)
         report.skipped.sort { $0.line < $1.line }
         return report
+    }
+
+    /// Writes imported Works in transactions of a few hundred rows (one per row would be one fsync per row),
+    /// each row in its own savepoint so a failing row is skipped alone. Short transactions let a review
+    /// session decide while a big import runs.
+    /// - Parameter rows: `owned` says whether the entry holds its first edition; nil: unless it is a wishlist entry.
+    private func importWorks(_ rows: [(line: Int, work: Work, owned: Bool?)], into report: inout ImportReport, date: Date) throws {
+        var index = try duplicateIndex()
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(rows.count, start + 250)]
+            start += chunk.count
+            try run { db in
+                for (line, work, ownedOverride) in chunk {
+                    do {
+                        try db.inSavepoint {
+                            if let dup = index.candidates(for: work, threshold: DuplicateRule.fuzzyThreshold, limit: 1).first,
+                               var existing = try WorkGraph.load(db, id: dup.id) {
+                                var incoming = work
+                                incoming.libraryEntry = nil
+                                incoming.editions = incoming.editions.map { var e = $0; e.id = nil; return e }
+                                existing.absorb(incoming, at: date)
+                                index.add(try WorkGraph.save(db, existing))
+                                report.merged += 1
+                                return .commit
+                            }
+                            let owned = ownedOverride ?? (work.libraryEntry.map { $0.readingStatus != .wishlist } ?? false)
+                            let w = try WorkGraph.save(db, work, bump: false, ownFirstEdition: owned)
+                            index.add(w)
+                            report.imported += 1
+                            return .commit
+                        }
+                    } catch {
+                        report.skipped.append(.init(line: line, message: "\(error)"))
+                    }
+                }
+            }
+        }
     }
 
     /// Reviewed Works as Goodreads-compatible CSV (Goodreads, StoryGraph and this tool import it back).
@@ -170,8 +181,8 @@ extension LibraryStore {
                 throw LibraryError.importFailed("not a shelfscan JSON export: \(error)")
             }
         }
-        var report = ImportReport(format: .goodreads, imported: 0, merged: 0, skipped: [])
-        var index = try duplicateIndex()
+        var report = ImportReport(format: .shelfscan, imported: 0, merged: 0, skipped: [])
+        var rows: [(line: Int, work: Work, owned: Bool?)] = []
         for (n, item) in export.works.enumerated() {
             var w = Work(item.work, authors: item.authors.map { Author($0, date: date) }, date: date)
             for (name, roles) in item.otherContributors ?? [:] { for r in roles { w.addAuthor(Author(name: name), role: r, at: date) } }
@@ -187,26 +198,9 @@ extension LibraryStore {
             }
             let issues = w.validationIssues(forVerification: w.reviewStatus != .needsReview)
             if !issues.isEmpty { report.skipped.append(.init(line: n + 1, message: ValidationError(issues).description)); continue }
-            if let dup = index.candidates(for: w, threshold: DuplicateRule.fuzzyThreshold, limit: 1).first,
-               var existing = try work(id: dup.id) {
-                var incoming = w; incoming.libraryEntry = nil
-                existing.absorb(incoming, at: date)
-                index.add(try update(existing))
-                report.merged += 1
-                continue
-            }
-            let owned = item.libraryEntry?.owned ?? false
-            let saved = try run { db -> Work in
-                var s = try WorkGraph.save(db, w, bump: false)
-                if owned, var entry = s.libraryEntry, let e = s.editions.first?.id {
-                    entry.editionID = e; s.libraryEntry = entry
-                    s = try WorkGraph.save(db, s, bump: false)
-                }
-                return s
-            }
-            index.add(saved)
-            report.imported += 1
+            rows.append((n + 1, w, item.libraryEntry?.owned ?? false))
         }
+        try importWorks(rows, into: &report, date: date)
         return report
     }
 }

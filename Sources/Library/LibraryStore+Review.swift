@@ -81,19 +81,19 @@ extension LibraryStore {
         w.touch(at: date)
         let needsEntry = w.libraryEntry == nil
         if needsEntry && defaults.owned && w.editions.isEmpty { w.editions = [Edition(format: defaults.format, dateCreated: date)] }
-        w = try WorkGraph.save(db, w, bump: true)
         if needsEntry {
-            w.libraryEntry = defaults.owned
-                ? .createOwnedEntry(edition: w.editions[0].id!, status: defaults.readingStatus, at: date)
-                : .createWishlistEntry(at: date)
-            w = try WorkGraph.save(db, w, bump: false)
-        } else if let status = statusChange, var entry = w.libraryEntry, entry.readingStatus != status,
-                  !(status == .wishlist && entry.isOwned) {
+            // The edition gets its ID in the same save, and the entry is linked to it there.
+            var entry = defaults.owned ? UserLibraryEntry(readingStatus: .toRead, dateAdded: date) : .createWishlistEntry(at: date)
+            if defaults.owned && defaults.readingStatus != .toRead { entry.setStatus(defaults.readingStatus == .wishlist ? .toRead : defaults.readingStatus, at: date) }
+            w.libraryEntry = entry
+            return try WorkGraph.save(db, w, bump: true, ownFirstEdition: defaults.owned)
+        }
+        if let status = statusChange, var entry = w.libraryEntry, entry.readingStatus != status,
+           !(status == .wishlist && entry.isOwned) {
             entry.setStatus(status, at: date)
             w.libraryEntry = entry
-            w = try WorkGraph.save(db, w, bump: false)
         }
-        return w
+        return try WorkGraph.save(db, w, bump: true)
     }
 
     private func apply(_ edit: WorkEdit, to work: inout Work, date: Date) throws {

@@ -70,7 +70,10 @@ enum WorkGraph {
     /// Inserts or updates the Work and everything it holds; returns it with every ID filled.
     /// - Parameter bump: raise `revision` (every real change does; a restore sets it itself).
     @discardableResult
-    static func save(_ db: Database, _ work: Work, photoId: Int64? = nil, bump: Bool = true, insertWithID: Bool = false) throws -> Work {
+    /// - Parameter ownFirstEdition: link an entry without an edition to the first edition once it has an ID
+    ///   (an owned copy filed together with its edition, in one pass).
+    static func save(_ db: Database, _ work: Work, photoId: Int64? = nil, bump: Bool = true, insertWithID: Bool = false,
+                     ownFirstEdition: Bool = false) throws -> Work {
         var w = work
         if bump { w.revision += 1 }
         var record = WorkRecord(w, photoId: photoId)
@@ -105,6 +108,7 @@ enum WorkGraph {
             w.editions[i].id = er.id
         }
 
+        if ownFirstEdition, w.libraryEntry?.editionID == nil, let first = w.editions.first?.id { w.libraryEntry?.editionID = first }
         if var entry = w.libraryEntry {
             if let e = entry.editionID, !(try EditionRecord.exists(db, key: e)) { entry.editionID = nil }
             let existing = try EntryRecord.filter(Column("workId") == workId).fetchOne(db)

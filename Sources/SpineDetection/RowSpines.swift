@@ -13,7 +13,8 @@ enum RowSpines {
         func at(_ y: Double, _ yc: Double) -> Double { x + (y - yc) * slope }
     }
 
-    static func find(_ m: EdgeMaps, _ band: RowFinder.Band, _ p: DetectorParameters) -> [Found] {
+    /// `ceiling`: the lowest pixel row the spine tops may reach up to (just below the row above).
+    static func find(_ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int, _ p: DetectorParameters) -> [Found] {
         let w = m.width
         let rowH = Double(band.bottom - band.top + 1)
         let yc = Double(band.top + band.bottom) / 2
@@ -44,7 +45,11 @@ enum RowSpines {
             }
             // Slivers: the shadow or panel showing between two books, bounded by both their edges.
             if width / rowH < p.gapMaxWidthRatio { continue }
-            let (top, bottom) = verticalExtent(m, band, left: left, right: right, yc: yc, p)
+            // A book's two sides are parallel; a wedge between sides leaning differently is the gap left
+            // beside a leaning book.
+            if abs(atan(left0.slope) - atan(right0.slope)) * 180 / .pi > p.maxSideAngleDegrees { continue }
+            let reach = max(ceiling, band.top - Int(p.topReach * rowH))
+            let (top, bottom) = verticalExtent(m, RowFinder.Band(top: reach, bottom: band.bottom), left: left, right: right, yc: yc, p)
             // A piece with no print and no shading is wall or gap seen between books, not a spine.
             if isBlank(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc, p) { continue }
             let conf = min(1, max(0, (min(sa, sb) + max(sa, sb)) / 2 / (2 * p.boundaryThreshold + 0.5)))
@@ -142,10 +147,41 @@ enum RowSpines {
         let cov = horizontalCoverage(m, band, left: left, right: right, yc: yc)
         let n = cov.count
         var top = Double(band.top), bottom = Double(band.bottom + 1)
-        let upper = Int(Double(n) * 0.55)
-        if upper > 1 {
+        let upper = Int(Double(n) * 0.6)
+        guard upper > 1 else { return (top, bottom) }
+        if p.topSideWeight <= 0 {
             for i in 0..<upper where cov[i] >= p.topEdgeCoverage { top = Double(band.top + i); break }
+            return (top, bottom)
         }
+        // Continuity: a book's sides carry edges from its top down to the board, the background above it
+        // does not (or not in line with them). The top is where a horizontal edge meets the start of both
+        // side edges.
+        var side = [Double](repeating: 0, count: n)
+        m.vertical.withUnsafeBufferPointer { V in
+            let w = m.width
+            for i in 0..<n {
+                let y = band.top + i
+                var s = 0.0
+                for line in [left, right] {
+                    let x = Int(line.at(Double(y), yc).rounded())
+                    var v: Float = 0
+                    for dx in -1...1 where x + dx >= 0 && x + dx < w { v = max(v, V[y * w + x + dx]) }
+                    s += Double(v)
+                }
+                side[i] = s / 2
+            }
+        }
+        var prefix = [Double](repeating: 0, count: n + 1)
+        for i in 0..<n { prefix[i + 1] = prefix[i] + side[i] }
+        let win = max(3, n / 10)
+        var best = -Double.infinity, bestI = -1
+        for i in 0..<upper {
+            let below = (prefix[min(n, i + win)] - prefix[i]) / Double(min(n, i + win) - i)
+            let above = i == 0 ? 0 : (prefix[i] - prefix[max(0, i - win)]) / Double(i - max(0, i - win))
+            let v = cov[i] + p.topSideWeight * (below - above)
+            if v > best { best = v; bestI = i }
+        }
+        if bestI >= 0 && best >= p.topEdgeCoverage { top = Double(band.top + bestI) }
         return (top, bottom)
     }
 

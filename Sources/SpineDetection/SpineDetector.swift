@@ -18,10 +18,12 @@ public struct SpineDetector: Sendable {
         let W = Double(maps.width), H = Double(maps.height)
         var rows: [ShelfRow] = []
         var spines: [DetectedSpine] = []
+        var ceiling = 0
         for band in RowFinder.rows(maps, p) {
+            defer { ceiling = band.bottom + 1 }
             let rowIndex = rows.count
             rows.append(ShelfRow(index: rowIndex, top: Double(band.top) / H, bottom: Double(band.bottom + 1) / H))
-            let found = RowSpines.find(maps, band, p)
+            let found = RowSpines.find(maps, band, ceiling: ceiling, p)
             for (k, s) in found.enumerated() {
                 let q = Quad(topLeft: norm(s.quad.topLeft, W, H), topRight: norm(s.quad.topRight, W, H),
                              bottomRight: norm(s.quad.bottomRight, W, H), bottomLeft: norm(s.quad.bottomLeft, W, H))

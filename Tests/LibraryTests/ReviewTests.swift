@@ -225,3 +225,34 @@ import Testing
         #expect(kept.reviewStatus == .verified && kept.isOwned && kept.libraryEntry?.readingStatus == .toRead)
     }
 }
+
+@Suite struct DuplicateSearch {
+    func work(_ id: Int64, _ title: String, _ author: String) -> Work {
+        var w = Work(id: id, title: title, authors: [author], reviewStatus: .verified)
+        w.credits[0].author.id = id
+        return w
+    }
+
+    @Test func findsThroughTitleWordsAuthorsAndIDsButComparesFew() {
+        var works = (1...400).map { work(Int64($0), "The Book of Things \($0)", "Writer \($0 % 37)") }
+        works.append(work(1000, "Dune", "Frank Herbert"))
+        works.append(work(1001, "The Left Hand of Darkness", "Ursula K. Le Guin"))
+        var withID = work(1002, "Ficciones", "Jorge Luis Borges")
+        withID.librarythingIDs = ["777"]
+        works.append(withID)
+        var index = DuplicateIndex(works: works)
+        #expect(index.count == 403)
+        // A mangled one-word title is found through its author
+        #expect(index.candidates(for: Work(title: "Dunee", authors: ["Frank Herbert"])).first?.id == 1000)
+        // A typo in one word is found through the others
+        #expect(index.candidates(for: Work(title: "The Left Hand of Darknes", authors: ["U. K. Le Guin"])).first?.id == 1001)
+        // An external ID finds it whatever the text says
+        var byID = Work(title: "Unrelated", authors: ["Nobody"])
+        byID.librarythingIDs = ["777"]
+        #expect(index.candidates(for: byID).first?.reason == .externalID("lt:777"))
+        // Only common words shared: still compared, within the rarest bucket
+        #expect(index.candidates(for: Work(title: "The Book of Things 17", authors: ["Writer 17"])).first?.id == 17)
+        index.remove(1000)
+        #expect(index.candidates(for: Work(title: "Dune", authors: ["Frank Herbert"])).isEmpty)
+    }
+}
