@@ -43,13 +43,7 @@ struct LibraryShow: ParsableCommand {
     @Argument(help: "The Work's ID.") var id: Int64
 
     func run() throws {
-        let out = CommandOutput(options: output)
-        try out.reportingErrors {
-            let store = try library.openStore()
-            guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
-            let detail = WorkDetail(work, cropPath: store.cropURL(for: work)?.path, duplicates: try store.duplicates(of: work))
-            if output.json { try out.json(detail) } else { detail.text.forEach(out.line) }
-        }
+        try ReviewShow.show(id: id, library: library, output: output)
     }
 }
 

@@ -73,6 +73,11 @@ struct ReviewShow: ParsableCommand {
     @Argument(help: "The Work's ID (from `review list`).") var id: Int64
 
     func run() throws {
+        try Self.show(id: id, library: library, output: output)
+    }
+
+    /// Shared by `review show` and `library show`: one Work in full, wherever it is in its life.
+    static func show(id: Int64, library: LibraryOptions, output: OutputOptions) throws {
         let out = CommandOutput(options: output)
         try out.reportingErrors {
             let store = try library.openStore()

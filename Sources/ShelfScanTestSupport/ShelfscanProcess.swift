@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the real `shelfscan` binary as a subprocess, for tests of what a user or a script sees: exit
 /// status, stdout, stderr, signals.
@@ -44,15 +47,29 @@ public enum ShelfscanProcess {
         let done = DispatchSemaphore(value: 0)
         let errHandle = err.fileHandleForReading
         DispatchQueue.global().async {
-            errBox.data = errHandle.readDataToEndOfFile()
+            errBox.data = readAll(errHandle)
             done.signal()
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = readAll(out.fileHandleForReading)
         done.wait()
         let errData = errBox.data
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self), signalled: process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Reads a pipe to its end with read(2), retrying on EINTR. Foundation's readDataToEndOfFile()
+    /// traps on an interrupted read, which a test run full of child processes (SIGCHLD) does hit.
+    public static func readAll(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let fd = handle.fileDescriptor
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { data.append(contentsOf: buffer[0..<n]); continue }
+            if n < 0 && errno == EINTR { continue }
+            return data
+        }
     }
 
     /// Written by one reader thread before the semaphore is signalled, read only after the wait.

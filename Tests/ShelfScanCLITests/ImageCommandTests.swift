@@ -1,4 +1,5 @@
 import Foundation
+import ShelfScanTestSupport
 import Testing
 import ShelfImage
 @testable import ShelfScanCLI
@@ -6,32 +7,11 @@ import ShelfImage
 /// `shelfscan image info|convert` run as a real subprocess: exit status, stderr lines and JSON shape are
 /// the contract scripts rely on.
 struct ImageCommandTests {
-    /// The `shelfscan` built next to this test bundle (`swift build --build-tests` builds every product).
-    static let binary: URL? = {
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [dir, dir.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("shelfscan")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
-    }()
-
     struct Run { var status: Int32; var stdout: String; var stderr: String; var signalled: Bool }
 
     static func run(_ args: [String]) throws -> Run {
-        let binary = try #require(binary, "shelfscan binary not built next to the tests")
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                   stderr: String(decoding: e, as: UTF8.self), signalled: p.terminationReason == .uncaughtSignal)
+        let r = try ShelfscanProcess.run(args)
+        return Run(status: r.status, stdout: r.stdout, stderr: r.stderr, signalled: r.signalled)
     }
 
     static func tempDir() throws -> URL {

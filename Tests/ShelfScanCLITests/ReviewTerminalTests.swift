@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import Library
+import ShelfScanTestSupport
 import Testing
 @testable import ShelfScanCLI
 
@@ -68,14 +69,14 @@ import Testing
         p.standardOutput = out
         p.standardError = out
         try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = ShelfscanProcess.readAll(out.fileHandleForReading)
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test(.enabled(if: python != nil && ImageCommandTests.binary != nil, "needs python3 and the built shelfscan binary"))
+    @Test(.enabled(if: python != nil && ShelfscanProcess.binary != nil, "needs python3 and the built shelfscan binary"))
     func verifyEditRejectUndoQuitAndResumeThroughAPseudoTerminal() throws {
-        let binary = try #require(ImageCommandTests.binary)
+        let binary = try #require(ShelfscanProcess.binary)
         let (path, _, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
         let plain: [String: Any] = ["NO_COLOR": "1", "TERM": "xterm-256color", "SHELFSCAN_LIBRARY": NSNull()]
         // First session: verify, edit (an invalid then a valid value), reject, undo, skip, quit
@@ -117,7 +118,7 @@ import Testing
 @Suite struct ReviewScriptingTests {
     func run(_ args: [String]) throws -> ImageCommandTests.Run { try ImageCommandTests.run(args) }
 
-    @Test(.enabled(if: ImageCommandTests.binary != nil))
+    @Test(.enabled(if: ShelfscanProcess.binary != nil))
     func listShowVerifyEditRejectMergeUndo() throws {
         let (path, _, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
         let list = try run(["review", "list", "--json", "--library", path])
@@ -152,7 +153,7 @@ import Testing
         #expect(s["pending"] as? Int == 1 && s["verified"] as? Int == 2 && s["userEdited"] as? Int == 1)
     }
 
-    @Test(.enabled(if: ImageCommandTests.binary != nil))
+    @Test(.enabled(if: ShelfscanProcess.binary != nil))
     func libraryExportAndImportRoundTrip() throws {
         let dir = try ReviewFixture.tempDir()
         let (path, _, _) = try ReviewFixture.make(at: dir)

@@ -135,9 +135,11 @@ struct ScanCommandTests {
         let (process, stderr) = try ShelfscanProcess.start(["scan", photos, "--reader", "none", "--jobs", "1", "--library", interrupted])
         var seen = ""
         while !seen.contains(" spines, ") {
-            let chunk = stderr.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBytes { read(stderr.fileDescriptor, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            seen += String(decoding: buffer[0..<n], as: UTF8.self)
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
