@@ -2,6 +2,7 @@
 //
 //   swift run -c release eval-reading              samples/ and the shared real photos, default recipe
 //   swift run -c release eval-reading --ablation   the same, once per preparation step, to see what each gains
+//   swift run -c release eval-reading --compare    baseline vs default only
 //   options: --lang eng+spa  --limit N  --dump (print each reading)  --set samples|real
 //
 // A title counts as read when its similarity to the truth (Similarity.ratio over TextNormalization) is >= 0.8.
@@ -116,6 +117,9 @@ if args.contains("--ablation") {
     ]
 }
 
+if args.contains("--compare") {
+    variants = [("baseline (raw, psm7, 2 dirs)", .baseline), ("default", TesseractOptions())]
+}
 if args.contains("--focus") {
     func o(_ line: Int, contrast: String, _ polarity: TesseractOptions.Polarity, _ mode: TesseractOptions.Mode = .block, refine: Bool = true) -> TesseractOptions {
         TesseractOptions(lineHeight: line, normalizeContrast: contrast == "local", polarity: polarity, mode: mode, refineScale: refine, stretchContrast: contrast == "stretch")

@@ -51,6 +51,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// Spine tops are searched up to this fraction of the row height above the row's band (tall books
     /// stand out of a band found by edge density), never above the row before.
     public var topReach: Double
+    /// Weight of side-edge continuity when placing a spine's top; 0 takes the highest strong edge.
+    public var topSideWeight: Double
     /// A horizontal edge across at least this fraction of a spine's width marks its top.
     public var topEdgeCoverage: Double
     /// A piece is blank (wall, gap) when its luma spread and edge density are both below these.
@@ -72,6 +74,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowVerticalEdgeFraction: 0.3, rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
         darkGapWeight: 0.3, colourChangeWeight: 0.3, boundaryThreshold: 0.9,
         widthRatioMedian: 0.09, widthRatioLogSigma: 0.6, widthPriorWeight: 0.04, minWidthRatio: 0.015, gapMaxWidthRatio: 0.025, maxSideAngleDegrees: 3,
-        maxWidthRatio: 0.6, lyingDominance: 1.5, lyingThicknessRatioMedian: 0.12, topReach: 0.0, topEdgeCoverage: 0.45,
+        maxWidthRatio: 0.6, lyingDominance: 1.5, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1, topEdgeCoverage: 0.3,
         blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, minConfidence: 0.05)
 }

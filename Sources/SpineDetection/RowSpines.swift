@@ -148,9 +148,40 @@ enum RowSpines {
         let n = cov.count
         var top = Double(band.top), bottom = Double(band.bottom + 1)
         let upper = Int(Double(n) * 0.6)
-        if upper > 1 {
+        guard upper > 1 else { return (top, bottom) }
+        if p.topSideWeight <= 0 {
             for i in 0..<upper where cov[i] >= p.topEdgeCoverage { top = Double(band.top + i); break }
+            return (top, bottom)
         }
+        // Continuity: a book's sides carry edges from its top down to the board, the background above it
+        // does not (or not in line with them). The top is where a horizontal edge meets the start of both
+        // side edges.
+        var side = [Double](repeating: 0, count: n)
+        m.vertical.withUnsafeBufferPointer { V in
+            let w = m.width
+            for i in 0..<n {
+                let y = band.top + i
+                var s = 0.0
+                for line in [left, right] {
+                    let x = Int(line.at(Double(y), yc).rounded())
+                    var v: Float = 0
+                    for dx in -1...1 where x + dx >= 0 && x + dx < w { v = max(v, V[y * w + x + dx]) }
+                    s += Double(v)
+                }
+                side[i] = s / 2
+            }
+        }
+        var prefix = [Double](repeating: 0, count: n + 1)
+        for i in 0..<n { prefix[i + 1] = prefix[i] + side[i] }
+        let win = max(3, n / 10)
+        var best = -Double.infinity, bestI = -1
+        for i in 0..<upper {
+            let below = (prefix[min(n, i + win)] - prefix[i]) / Double(min(n, i + win) - i)
+            let above = i == 0 ? 0 : (prefix[i] - prefix[max(0, i - win)]) / Double(i - max(0, i - win))
+            let v = cov[i] + p.topSideWeight * (below - above)
+            if v > best { best = v; bestI = i }
+        }
+        if bestI >= 0 && best >= p.topEdgeCoverage { top = Double(band.top + bestI) }
         return (top, bottom)
     }
 

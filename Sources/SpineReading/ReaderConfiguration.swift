@@ -20,7 +20,8 @@ public struct ReaderConfiguration: Sendable {
     public var timeout: Duration
     /// Further attempts after a transient fault (429, 5xx, timeout, dropped connection, unusable answer). Default 3.
     public var maxRetries: Int
-    /// First backoff delay; doubles per attempt, with full jitter. Default 0.5 s.
+    /// First backoff delay; doubles per attempt, each wait drawn from its upper half (jitter, so many
+    /// clients rate-limited together do not retry in step). Default 0.5 s.
     public var retryBaseDelay: Duration
     /// Longest single wait, including an endpoint's `Retry-After`. Default 30 s.
     public var retryMaxDelay: Duration

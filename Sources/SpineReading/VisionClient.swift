@@ -186,7 +186,7 @@ final class VisionClient: Sendable {
             .joined(separator: " ")
     }
 
-    /// Exponential backoff with full jitter, or the endpoint's `Retry-After`, capped at `retryMaxDelay`.
+    /// Exponential backoff with "equal" jitter (a random wait in the upper half of the step), or the endpoint's `Retry-After`, capped at `retryMaxDelay`.
     private func delay(attempt: Int, retryAfter: Double?) -> Duration {
         let cap = configuration.retryMaxDelay.seconds
         if let retryAfter { return .milliseconds(Int(min(cap, retryAfter) * 1000)) }
