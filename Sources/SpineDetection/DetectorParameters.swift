@@ -46,6 +46,10 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var maxWidthRatio: Double
     /// Wide segments whose horizontal-edge coverage beats vertical by this factor are split as lying stacks.
     public var lyingDominance: Double
+    /// ...and their horizontal-edge density (per pixel of the row) is at least this.
+    public var lyingMinEdgeDensity: Double
+    /// Boundary threshold between lying books (edge coverage alone, so lower than `boundaryThreshold`).
+    public var lyingBoundaryThreshold: Double
     /// Lying books: thickness over stack width, as the standing width prior but turned.
     public var lyingThicknessRatioMedian: Double
     /// Spine tops are searched up to this fraction of the row height above the row's band (tall books
@@ -74,6 +78,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowVerticalEdgeFraction: 0.3, rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
         darkGapWeight: 0.3, colourChangeWeight: 0.3, boundaryThreshold: 0.9,
         widthRatioMedian: 0.09, widthRatioLogSigma: 0.6, widthPriorWeight: 0.04, minWidthRatio: 0.015, gapMaxWidthRatio: 0.025, maxSideAngleDegrees: 3,
-        maxWidthRatio: 0.6, lyingDominance: 1.5, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1, topEdgeCoverage: 0.3,
+        maxWidthRatio: 0.6, lyingDominance: 1.5, lyingMinEdgeDensity: 0.015, lyingBoundaryThreshold: 0.6, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1, topEdgeCoverage: 0.3,
         blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, minConfidence: 0.05)
 }

@@ -79,9 +79,9 @@ enum RowSpines {
         var out = score
         var x = 0
         while x < w {
-            guard hsm[x] > 0.04 && hsm[x] > p.lyingDominance * vsm[x] else { x += 1; continue }
+            guard hsm[x] > p.lyingMinEdgeDensity && hsm[x] > p.lyingDominance * vsm[x] else { x += 1; continue }
             var e = x
-            while e + 1 < w && hsm[e + 1] > 0.04 && hsm[e + 1] > p.lyingDominance * vsm[e + 1] { e += 1 }
+            while e + 1 < w && hsm[e + 1] > p.lyingMinEdgeDensity && hsm[e + 1] > p.lyingDominance * vsm[e + 1] { e += 1 }
             if Double(e - x + 1) >= p.maxWidthRatio * rowH * 0.8 {
                 let margin = r + 2
                 if x + margin <= e - margin { for i in (x + margin)...(e - margin) { out[i] = 0 } }
@@ -202,7 +202,25 @@ enum RowSpines {
         }}
         guard count > 0 else { return [] }
         let meanH = Double(sh) / Double(count), meanV = Double(sv) / Double(count)
-        guard meanH > 0.04, meanH > p.lyingDominance * meanV else { return [] }
+        guard meanH > p.lyingMinEdgeDensity, meanH > p.lyingDominance * meanV else { return [] }
+        // The stack's own columns: where horizontal edges are dense, not the wall or gap beside it.
+        var left = left, right = right
+        do {
+            let x0 = max(0, Int(min(left.at(Double(band.top), yc), left.at(Double(band.bottom), yc))))
+            let x1 = min(w - 1, Int(max(right.at(Double(band.top), yc), right.at(Double(band.bottom), yc))))
+            if x1 > x0 {
+                var dens = [Double](repeating: 0, count: x1 - x0 + 1)
+                m.horizontal.withUnsafeBufferPointer { Hm in
+                    for y in band.top...band.bottom { for x in x0...x1 { dens[x - x0] += Double(Hm[y * w + x]) } }
+                }
+                let sm = RowFinder.boxSmooth(dens, radius: 2)
+                let peak = sm.max() ?? 0
+                if peak > 0, let a = sm.firstIndex(where: { $0 >= 0.5 * peak }), let b = sm.lastIndex(where: { $0 >= 0.5 * peak }), b > a {
+                    left = Line(x: Double(x0 + a), slope: 0)
+                    right = Line(x: Double(x0 + b + 1), slope: 0)
+                }
+            }
+        }
         let cov = horizontalCoverage(m, band, left: left, right: right, yc: yc)
         let n = cov.count
         // The stack starts at its first full-width edge from the top; above it is the wall behind.
@@ -211,7 +229,7 @@ enum RowSpines {
         let stackW = right.x - left.x
         let prior = Segmenter.Prior(length: stackW, median: p.lyingThicknessRatioMedian,
                                     logSigma: p.widthRatioLogSigma, weight: p.widthPriorWeight,
-                                    threshold: p.boundaryThreshold, minRatio: p.minWidthRatio,
+                                    threshold: p.lyingBoundaryThreshold, minRatio: p.minWidthRatio,
                                     maxRatio: max(0.5, p.maxWidthRatio * 2))
         let cuts = Segmenter.cuts(cov, lo: start, hi: n - 1, prior)
         var out: [Found] = []

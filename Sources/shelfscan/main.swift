@@ -1,3 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShelfScanCLI
+
+// libtesseract runs its work in OpenMP threads, and libgomp reads OMP_THREAD_LIMIT once, when it is loaded
+// with the binary — before any Swift code runs, so a setenv() here is too late. ShelfScan already reads
+// several spines in parallel (one engine per worker), and OpenMP threads on top of that only spin: a
+// 62-spine photo took 32 s instead of 10 s. So the process re-executes itself once with the limit set.
+// A user's own OMP_THREAD_LIMIT is left as it is.
+#if os(Linux)
+if getenv("OMP_THREAD_LIMIT") == nil {
+    setenv("OMP_THREAD_LIMIT", "1", 1)
+    execv("/proc/self/exe", CommandLine.unsafeArgv)
+    // Only reached if exec failed: carry on, slower but correct.
+}
+#endif
 
 await Shelfscan.runMain()

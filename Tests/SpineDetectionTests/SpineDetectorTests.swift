@@ -72,11 +72,8 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
         let r = SpineDetector().detect(f.image)
         let flat = r.spines.filter(\.lying)
         let s = DetectionScore.score(detections: flat.map(\.quad.points), truth: lying.map { (normalized($0, f.image), false) })
-        // Known gap: a stack only 0.75 row-heights long is still cut by the standing-spine DP before the
-        // lying test sees it (maxWidthRatio 0.6 in detector-v1).
-        withKnownIssue("lying stacks shorter than the wide-piece limit are not split yet", isIntermittent: true) {
-            #expect(s.hits >= 4, "lying hits \(s.hits) of 5, lying detections \(flat.count)")
-        }
+        #expect(s.hits >= 4, "lying hits \(s.hits) of 5, lying detections \(flat.count)")
+        #expect(flat.allSatisfy { $0.row == 0 })
         let upright = score(DetectionResult(rows: r.rows, spines: r.spines.filter { !$0.lying }), Array(f.spines.prefix(6)), f.image)
         #expect(upright.hits >= 5)
     }
