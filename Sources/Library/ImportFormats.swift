@@ -19,11 +19,6 @@ public enum ImportFormat: String, Sendable, CaseIterable, Codable {
     }
 }
 
-/// One import row turned into a Work, or the reason it could not be.
-struct ImportRow {
-    var work: Work
-}
-
 /// Maps a CSV row of a known export to a verified Work with its library entry.
 struct RowMapper {
     let format: ImportFormat
