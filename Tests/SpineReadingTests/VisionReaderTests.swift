@@ -45,7 +45,7 @@ struct VisionReaderTests {
             let server = try FakeVisionServer()
             defer { server.stop() }
             server.inject(fault)
-            let r = try reader(kind, server) { $0.timeout = .milliseconds(700) }
+            let r = try reader(kind, server) { $0.timeout = .milliseconds(1500) }
             let readings = await r.read([crop(1, width: 50, height: 400), crop(2, width: 52, height: 400)])
             #expect(readings.map(\.title) == ["Spine 50x400", "Spine 52x400"], "\(kind) \(fault)")
             #expect(readings.allSatisfy { $0.error == nil })
@@ -71,7 +71,7 @@ struct VisionReaderTests {
     }
 
     @Test("Faults that outlast the retries leave unread crops with a reason, never a crash", arguments: [
-        FakeVisionServer.Fault.serverError, .prose, .dropConnection, .slow(seconds: 2), .rateLimited(retryAfter: 0),
+        FakeVisionServer.Fault.serverError, .prose, .dropConnection, .slow(seconds: 3), .rateLimited(retryAfter: 0),
     ])
     func persistentFaults(fault: FakeVisionServer.Fault) async throws {
         let server = try FakeVisionServer()
@@ -79,7 +79,7 @@ struct VisionReaderTests {
         for _ in 0..<3 { server.inject(fault) }
         let r = try reader(.openai, server) {
             $0.maxRetries = 2
-            $0.timeout = .milliseconds(500)
+            $0.timeout = .milliseconds(1200)
             $0.batchSize = 2
         }
         // First batch exhausts the faults; the second batch (queued after, concurrency 1) still reads.
