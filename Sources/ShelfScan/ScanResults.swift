@@ -73,6 +73,9 @@ public struct BatchSummary: Sendable, Equatable {
     public var spinesFound = 0
     public var booksRead = 0
     public var pendingInQueue: Int?
+    /// Spines whose reading failed, and the first reason seen (a wrong key or a down endpoint fails them all alike).
+    public var unreadSpines = 0
+    public var firstReadError: String?
     /// Tokens the vision endpoint reported for this batch (nil for Tesseract, or when none were reported).
     public var tokens: TokenUsage?
     public var elapsed: Duration = .zero
@@ -85,6 +88,10 @@ public struct BatchSummary: Sendable, Equatable {
             scanned += 1
             spinesFound += scan.spines.count
             booksRead += scan.booksRead
+            for case let reason? in scan.spines.map(\.reading?.error) {
+                unreadSpines += 1
+                if firstReadError == nil { firstReadError = reason }
+            }
             if let used = scan.spines.compactMap(\.reading).totalUsage {
                 tokens = (tokens ?? .zero) + used
             }
