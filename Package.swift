@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "SpineDetection", dependencies: ["ShelfImage", "ShelfModels"]),
         .target(
             name: "SpineReading",
-            dependencies: ["ShelfImage", "ShelfModels", "CTesseract", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ShelfImage", "ShelfModels", "BookModel", "CTesseract", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),

@@ -25,33 +25,6 @@ public struct ResponseMeta: Sendable, Equatable, Codable {
     }
 }
 
-/// A JSON value of any shape, for the error envelope's free-form `details`.
-public enum JSONValue: Sendable, Equatable, Codable {
-    case string(String), number(Double), bool(Bool), object([String: JSONValue]), array([JSONValue]), null
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case let .string(s): try c.encode(s)
-        case let .number(n): try c.encode(n)
-        case let .bool(b): try c.encode(b)
-        case let .object(o): try c.encode(o)
-        case let .array(a): try c.encode(a)
-        case .null: try c.encodeNil()
-        }
-    }
-}
-
 public struct SuccessResponse<T: Sendable>: Sendable {
     /// Always true; kept as a stored field so it is encoded.
     public var success: Bool

@@ -1,4 +1,5 @@
 import Foundation
+import BookModel
 
 /// One book as a vision model reported it.
 struct AnsweredBook: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import BookModel
 public import ShelfImage
 
 /// Every book a vision model found on a whole photo (whole-photo mode, as the seed app's backend does it),

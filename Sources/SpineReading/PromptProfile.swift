@@ -1,4 +1,5 @@
 import Foundation
+import BookModel
 import ShelfModels
 
 /// A versioned prompt and answer schema from models/prompts. The version goes into every reading and

@@ -1,4 +1,5 @@
 import Foundation
+import BookModel
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

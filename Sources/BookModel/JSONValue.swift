@@ -1,6 +1,7 @@
 import Foundation
 
-/// Any JSON value. Request bodies are built from it and answers are parsed into it, because vision
+/// Any JSON value: the error envelope's free-form `details`, and the vision readers' request bodies and
+/// answers. Request bodies are built from it and answers are parsed into it, because vision
 /// models return loosely typed JSON (numbers as strings, a string where an array belongs) that strict
 /// `Decodable` models would reject whole.
 public enum JSONValue: Sendable, Equatable, Codable {
