@@ -43,8 +43,8 @@ struct ResultPrinter: Sendable {
         line += String(format: ". Time: %.1f s.", ProgressDisplay.seconds(summary.elapsed))
         FileHandle.standardError.write(Data((line + "\n").utf8))
         if summary.unreadSpines > 0, let reason = summary.firstReadError {
-            let filed = summary.pendingInQueue == nil ? "" : " They are filed as unread; fix the cause and scan again with --rescan."
-            FileHandle.standardError.write(Data("\(summary.unreadSpines) spines could not be read: \(reason).\(filed)\n".utf8))
+            let filed = summary.pendingInQueue == nil ? "" : " They wait in the review queue as \"\(Work.unreadTitle)\"."
+            FileHandle.standardError.write(Data("\(summary.unreadSpines) spines could not be read (first reason: \(reason)).\(filed)\n".utf8))
         }
         if let pending = summary.pendingInQueue, pending > 0 {
             FileHandle.standardError.write(Data("Review them with: shelfscan review\n".utf8))
