@@ -7,11 +7,12 @@ import Darwin
 #endif
 
 /// Reads a whole file with POSIX calls straight into a `[UInt8]`: no Foundation `Data` in between.
-enum FileBytes {
+/// Public so the pipeline reads a photo once, hashes those bytes and decodes the same buffer.
+public enum FileBytes {
     /// Larger than any photo we expect; refusing early keeps a wrong path (a disk image) from eating memory.
     static let maxBytes = 1 << 30
 
-    static func contents(of path: String) throws(ShelfImageError) -> [UInt8] {
+    public static func contents(of path: String) throws(ShelfImageError) -> [UInt8] {
         func failure(_ what: String, _ errnoValue: Int32) -> ShelfImageError {
             ShelfImageError(code: .unreadablePath, message: "Cannot read \(path): \(what).", cause: String(cString: strerror(errnoValue)))
         }

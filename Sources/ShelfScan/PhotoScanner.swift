@@ -37,7 +37,7 @@ public struct PhotoScanner: Sendable {
         let start = clock.now
         let bytes: [UInt8]
         do {
-            bytes = try Self.readFile(path)
+            bytes = try FileBytes.contents(of: path)
         } catch {
             return .failed(path: path, reason: "\(error)")
         }
@@ -122,15 +122,6 @@ public struct PhotoScanner: Sendable {
         )
     }
 
-    static func readFile(_ path: String) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ScanError.unreadable(path)
-        }
-        defer { try? handle.close() }
-        guard let data = try handle.readToEnd() else { return [] }
-        return [UInt8](data)
-    }
-
     static func outputPath(in directory: String, for photo: String, suffix: String) -> String {
         let stem = ((photo as NSString).lastPathComponent as NSString).deletingPathExtension
         return (directory as NSString).appendingPathComponent("\(stem).\(suffix)")
@@ -145,12 +136,10 @@ public struct PhotoScanner: Sendable {
 
 /// Errors of the pipeline itself (the stages have their own).
 public enum ScanError: Error, CustomStringConvertible, Equatable {
-    case unreadable(String)
     case emptyImage(String)
 
     public var description: String {
         switch self {
-        case .unreadable(let path): "Cannot read \(path): check that the file exists and is readable."
         case .emptyImage(let path): "\(path) has no pixels."
         }
     }

@@ -32,13 +32,6 @@ public enum PhotoOutcome: Sendable {
     case scanned(PhotoScan)
     case skipped(path: String, contentHash: String)
     case failed(path: String, reason: String)
-
-    public var path: String {
-        switch self {
-        case .scanned(let scan): scan.path
-        case .skipped(let path, _), .failed(let path, _): path
-        }
-    }
 }
 
 /// One photo's scan: the spines found, what was filed.
