@@ -1,10 +1,12 @@
 // eval-catalog: how well real OCR readings of real library spines snap to that library's catalogue.
 //
-//   swift run -c release eval-catalog [--dataset DIR] [--fit] [--failures N] [--slow]
+//   swift run -c release eval-catalog [--dataset DIR] [--fit] [--failures N] [--slow] [--explain READING]...
 //
 // --fit refits the ranker and the calibration on the training half and prints the constants that
 // CatalogRanking.standard / CatalogCalibration.standard hold; --failures prints training-half misses only;
-// --slow lists the slowest queries. Timings are printed as wall time and as this thread's CPU time (the machine
+// --slow lists the slowest queries; --explain prints the candidates for a reading with all their features.
+// Rows with no annotated title (merged segmentations) can never be hits, so top-1 is also printed over titled
+// rows only. Timings are printed as wall time and as this thread's CPU time (the machine
 // may be shared).
 //
 // Rows: spine_annotations.csv with not_book=False and not_in_db=False. A top-1 hit is a best match with the
@@ -17,6 +19,7 @@ import Foundation
 var datasetDir = "../shared/datasets/library-dataset"
 var fit = false
 var showFailures = 0
+var explainQueries: [String] = []
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
@@ -24,7 +27,8 @@ while let a = args.popFirst() {
     case "--fit": fit = true
     case "--slow": break
     case "--failures": showFailures = Int(args.popFirst() ?? "20") ?? 20
-    default: print("usage: eval-catalog [--dataset DIR] [--fit] [--failures N]"); exit(2)
+    case "--explain": explainQueries.append(args.popFirst() ?? "")
+    default: print("usage: eval-catalog [--dataset DIR] [--fit] [--failures N] [--explain READING]..."); exit(2)
     }
 }
 let cataloguePath = datasetDir + "/catalogue.csv"
@@ -52,6 +56,20 @@ let firstIndex = CatalogIndex(catalog)
 let buildMs = now() - t0, buildCPU = cpuNow() - c0
 print(String(format: "catalogue: %d entries (%d rows skipped); load %.0f ms (CPU %.0f), index build %.0f ms (CPU %.0f)",
              catalog.entries.count, rowErrors.count, loadMs, loadCPU, buildMs, buildCPU))
+
+// --explain: the top candidates for one reading with every ranking feature, to see why a reading misses.
+if !explainQueries.isEmpty {
+    for q in explainQueries {
+        print("OCR: \(q)")
+        for m in firstIndex.match(q, top: 8) {
+            let parts = zip(MatchFeatures.names, m.features.vector).map { String(format: "%@ %.2f", $0, $1) }
+            print(String(format: "  %.3f raw %.3f  ", m.score, m.features.raw) +
+                  "\(m.entry.title) / \(m.entry.authors.first ?? "") / \(m.entry.tag) [\(m.entry.isbn)]\n    " +
+                  parts.joined(separator: "  "))
+        }
+    }
+    exit(0)
+}
 
 // MARK: Annotated rows
 struct Row { var image: String; var ocr: String; var title: String; var isbn: String; var train: Bool }
@@ -234,6 +252,7 @@ report("train half  ", { $0.train })
 report("held-out    ", { !$0.train })
 report("all         ", { _ in true })
 report("all, titled ", { !$0.title.trimmingCharacters(in: .whitespaces).isEmpty })
+report("held, titled", { !$0.train && !$0.title.trimmingCharacters(in: .whitespaces).isEmpty })
 // Reliability on the held-out half: within each score band, how often the top match is right.
 do {
     let held = zip(rows, outcomes).filter { !$0.0.train }.map(\.1)
