@@ -20,8 +20,8 @@ public struct CatalogCalibration: Sendable, Hashable {
     /// Fitted on the public training half of the Library Dataset (`swift run -c release eval-catalog --fit`);
     /// the threshold is the lowest score that kept precision at 95% on that half.
     public static let standard = CatalogCalibration(
-        weights: [-0.6898, 0.5000, 2.2476, -0.9053, -0.6699, 1.0460, -1.0471],
-        acceptThreshold: 0.3321)
+        weights: [-0.5891, 0.5146, 1.9151, -1.1132, -0.4298, 0.8055, -0.8693],
+        acceptThreshold: 0.2516)
 
     public static func inputs(_ f: MatchFeatures) -> [Double] {
         [1, logit(f.share), f.query, f.title, f.author, f.tag, f.tagExact ? 1 : 0]

@@ -47,9 +47,9 @@ public struct MatchFeatures: Sendable, Hashable {
 /// coverage beats symmetric string similarity).
 public final class CatalogIndex: Sendable {
     /// Calibrated score at or above which a match is taken as the book: the lowest score that kept precision
-    /// at 95% on the public training half of the Library Dataset (held-out half: 99% of readings accepted at
-    /// 95% precision). Scores are probabilities, so callers wanting fewer wrong auto-accepts can use 0.5
-    /// (held-out: 97.8% accepted, 95.9% precision). See Benchmarks/eval-catalog.
+    /// at 95% on the public training half of the Library Dataset (held-out half: 99.8% of readings accepted at
+    /// 94.6% precision). Scores are probabilities, so callers wanting fewer wrong auto-accepts can use 0.5
+    /// (held-out: 97.4% accepted, 96.2% precision). See Benchmarks/eval-catalog.
     public static let acceptThreshold: Double = CatalogCalibration.standard.acceptThreshold
 
     public let catalog: Catalog
@@ -66,6 +66,8 @@ public final class CatalogIndex: Sendable {
     static let minFuzzySimilarity: Float = 0.6
     static let splitSimilarity: Float = 0.9
     static let maxQueryTokens = 200
+    /// "91 (026) (46.41)Gil" is the longest call number spelled apart in the Library Dataset's readings.
+    static let maxCallNumberWords = 6
     /// Longer tokens are OCR garbage (or not words at all); they still match exactly but skip fuzzy search.
     static let maxFuzzyLength = 40
 
@@ -94,6 +96,9 @@ public final class CatalogIndex: Sendable {
     // Per entry: the call number's normalized words run together ("75goygud"), CSR layout.
     let tagChars: [UInt32]
     let tagStart: [Int32]
+    /// Call numbers of the catalogue by their words run together ("75sor" → "75(sor)"), to recognise one the
+    /// reading shows split into words ("75 (Sor)", "91 (026) (46.41)Gil").
+    let spacedCallNumbers: [String: [String]]
 
     private let scratchPool = ScratchPool()
 
@@ -121,6 +126,7 @@ public final class CatalogIndex: Sendable {
         postingEntries = built.postingEntries
         tagChars = built.tagChars
         tagStart = built.tagStart
+        spacedCallNumbers = built.spacedCallNumbers
     }
 
     /// The best `top` entries for one reading, best first, with calibrated scores.
@@ -141,12 +147,14 @@ public final class CatalogIndex: Sendable {
     }
 
     func match(_ query: String, top: Int, scratch s: inout QueryScratch) -> [CatalogMatch] {
-        let qTokens = Self.queryTokens(query)
-        guard !qTokens.isEmpty else { return [] }
+        let q = queryTokens(query)
+        guard !q.tokens.isEmpty else { return [] }
         s.setRunTogether(CatalogText.words(query))
-        lookUpWords(qTokens, &s)
+        s.parts = q.parts
+        lookUpWords(q.tokens, &s)
+        for (_, whole) in q.parts { s.queryWeight[whole] = 0 }
         let candidates = proposeCandidates(&s)
-        var ranked = candidates.map { e in (e, features(entry: e, qCount: qTokens.count, &s)) }
+        var ranked = candidates.map { e in (e, features(entry: e, qCount: q.tokens.count, &s)) }
         resetWords(&s)
         ranked.sort { $0.1.raw > $1.1.raw || ($0.1.raw == $1.1.raw && $0.0 < $1.0) }
 
@@ -176,16 +184,40 @@ public final class CatalogIndex: Sendable {
         return out
     }
 
-    /// Reading → distinct tokens: normalized words plus call-number pieces. A spine holds a few dozen words;
-    /// anything past `maxQueryTokens` is not a spine reading and is ignored rather than slowing the match.
-    static func queryTokens(_ query: String) -> [String] {
-        var seen = Set<String>()
-        var out: [String] = []
-        for t in CatalogText.words(query) + CatalogText.callNumbers(query) where seen.insert(t).inserted {
-            out.append(t)
-            if out.count == maxQueryTokens { break }
+    /// Reading → distinct tokens: normalized words, then call numbers, both as written ("1(Fin)") and as the
+    /// catalogue's call numbers whose words the reading shows apart ("75 (Sor)" → "75(sor)"). A call number is
+    /// one more way to read its words, not more words: `parts` pairs each word with the call number it is part
+    /// of, so explaining the call number explains its words and the call number itself weighs nothing.
+    /// A spine holds a few dozen words; past `maxQueryTokens` it is not a spine reading and is cut short rather
+    /// than slowing the match.
+    func queryTokens(_ query: String) -> (tokens: [String], parts: [(part: Int, whole: Int)]) {
+        var position: [String: Int] = [:]
+        var tokens: [String] = []
+        var parts: [(part: Int, whole: Int)] = []
+        func add(_ t: String) -> Int? {
+            if let at = position[t] { return at }
+            guard tokens.count < Self.maxQueryTokens else { return nil }
+            position[t] = tokens.count
+            tokens.append(t)
+            return tokens.count - 1
         }
-        return out
+        let words = CatalogText.words(query)
+        let wordAt = words.map(add)
+        for call in CatalogText.callNumbers(query) {
+            guard position[call] == nil, let whole = add(call) else { continue }
+            for w in CatalogText.words(call) { if let part = position[w] { parts.append((part, whole)) } }
+        }
+        for i in words.indices where words[i].contains(where: \.isNumber) {
+            var key = words[i]
+            for j in (i + 1)..<min(words.count, i + Self.maxCallNumberWords) {
+                key += words[j]
+                for call in spacedCallNumbers[key] ?? [] where position[call] == nil {
+                    guard let whole = add(call) else { continue }
+                    for k in i...j { if let part = wordAt[k] { parts.append((part, whole)) } }
+                }
+            }
+        }
+        return (tokens, parts)
     }
 
     /// Fills `s.wordSim` with the best similarity of each vocabulary word to any query token.
@@ -202,19 +234,22 @@ public final class CatalogIndex: Sendable {
             fuzzyLookUp(chars, Int16(qi), &s)
         }
         for w in s.touchedWords {
-            let qi = Int(s.wordQuery[w])
-            s.queryWeight[qi] = max(s.queryWeight[qi], idf[w])
+            if s.wholeSim[w] > 0 { s.queryWeight[Int(s.wordQuery[w])] = max(s.queryWeight[Int(s.wordQuery[w])], idf[w]) }
+            if s.pieceShare[w] > 0 { s.queryWeight[Int(s.pieceQuery[w])] = max(s.queryWeight[Int(s.pieceQuery[w])], idf[w]) }
         }
     }
 
-    /// "lietree" → "lie" + "tree": OCR drops the space between words often enough to try every cut.
+    /// "lietree" → "lie" + "tree": OCR drops the space between words often enough to try every cut. Each piece
+    /// explains only its share of the token's letters, so "la" alone does not explain "lagalera" (a publisher's
+    /// name) while an entry with both "lie" and "tree" explains all of "lietree".
     private func splitRunTogether(_ token: String, _ qi: Int16, _ s: inout QueryScratch) {
         let chars = Array(token)
         guard chars.count >= 5, chars.count <= 30 else { return }
+        let n = Float(chars.count)
         for k in 2...(chars.count - 2) {
             guard let left = vocabulary[String(chars[..<k])], let right = vocabulary[String(chars[k...])] else { continue }
-            s.offer(Int(left), Self.splitSimilarity, qi)
-            s.offer(Int(right), Self.splitSimilarity, qi)
+            s.offerPiece(Int(left), qi, share: Float(k) / n)
+            s.offerPiece(Int(right), qi, share: Float(chars.count - k) / n)
         }
     }
 
@@ -238,8 +273,10 @@ public final class CatalogIndex: Sendable {
                     s.gramCount[w] = 0
                     let start = Int(wordStart[w]), end = Int(wordStart[w + 1])
                     let nw = end - start
-                    // Cheap filter: enough shared trigrams relative to the shorter word.
-                    guard shared >= 2, Float(shared) >= 0.45 * Float(min(nq, nw)) else { continue }
+                    // Cheap filter: enough shared trigrams relative to the shorter word, or, for a short word of the
+                    // same length, all but the three trigrams one misread character breaks ("708.5" → "778.5").
+                    let shorter = min(nq, nw)
+                    guard shared >= 2, Float(shared) >= 0.45 * Float(shorter) || (nq == nw && shared >= nq - 3) else { continue }
                     let sim = WordSimilarity.similarity(q, UnsafeBufferPointer(rebasing: all[start..<end]), scratch: &s.dp)
                     if sim >= Self.minFuzzySimilarity { s.offer(w, sim, qi) }
                 }
@@ -284,8 +321,12 @@ public final class CatalogIndex: Sendable {
         if s.explained.count < qCount {
             s.explained = [Float](repeating: 0, count: qCount)
             s.explainedByTitle = [Float](repeating: 0, count: qCount)
+            s.pieces = [Float](repeating: 0, count: qCount)
+            s.piecesByTitle = [Float](repeating: 0, count: qCount)
         }
-        for i in 0..<qCount { s.explained[i] = 0; s.explainedByTitle[i] = 0 }
+        for i in 0..<qCount { s.explained[i] = 0; s.explainedByTitle[i] = 0; s.pieces[i] = 0; s.piecesByTitle[i] = 0 }
+        s.piecesSeen.removeAll(keepingCapacity: true)
+        s.piecesSeenByTitle.removeAll(keepingCapacity: true)
         for p in Int(tokenStart[e])..<Int(tokenStart[e + 1]) {
             let w = Int(tokenWord[p])
             let sim = s.wordSim[w]
@@ -298,9 +339,22 @@ public final class CatalogIndex: Sendable {
             case 3: num.3 += v
             default: num.4 += v
             }
-            let qi = Int(s.wordQuery[w])
-            if sim > s.explained[qi] { s.explained[qi] = sim }
-            if tokenField[p] <= 1 && sim > s.explainedByTitle[qi] { s.explainedByTitle[qi] = sim }
+            let whole = s.wholeSim[w], share = s.pieceShare[w]
+            let qi = Int(whole > 0 ? s.wordQuery[w] : s.pieceQuery[w])
+            if whole > 0 {
+                let wq = Int(s.wordQuery[w])
+                if whole > s.explained[wq] { s.explained[wq] = whole }
+                if tokenField[p] <= 1 && whole > s.explainedByTitle[wq] { s.explainedByTitle[wq] = whole }
+            }
+            if share > 0 {
+                // A piece of a run-together token: pieces add up (each counted once per entry).
+                let pq = Int(s.pieceQuery[w])
+                if !s.piecesSeen.contains(Int32(w)) { s.piecesSeen.append(Int32(w)); s.pieces[pq] += Self.splitSimilarity * share }
+                if tokenField[p] <= 1 && !s.piecesSeenByTitle.contains(Int32(w)) {
+                    s.piecesSeenByTitle.append(Int32(w))
+                    s.piecesByTitle[pq] += Self.splitSimilarity * share
+                }
+            }
             if tokenField[p] == 0 {
                 if lastTitleQuery >= 0 {
                     titlePairs += 1
@@ -312,9 +366,10 @@ public final class CatalogIndex: Sendable {
         let base = e * Self.fieldCount
         func ratio(_ x: Float, _ f: Int) -> Double { fieldTotal[base + f] > 0 ? Double(min(1, x / fieldTotal[base + f])) : 0 }
         var qNum: Float = 0, qDen: Float = 0, qTitle: Float = 0
+        for (part, whole) in s.parts where s.explained[whole] > s.explained[part] { s.explained[part] = s.explained[whole] }
         for i in 0..<qCount {
-            qNum += s.queryWeight[i] * s.explained[i]
-            qTitle += s.queryWeight[i] * s.explainedByTitle[i]
+            qNum += s.queryWeight[i] * max(s.explained[i], min(Self.splitSimilarity, s.pieces[i]))
+            qTitle += s.queryWeight[i] * max(s.explainedByTitle[i], min(Self.splitSimilarity, s.piecesByTitle[i]))
             qDen += s.queryWeight[i]
         }
         var f = MatchFeatures(
@@ -344,7 +399,7 @@ public final class CatalogIndex: Sendable {
     }
 
     private func resetWords(_ s: inout QueryScratch) {
-        for w in s.touchedWords { s.wordSim[w] = 0; s.wordQuery[w] = 0 }
+        for w in s.touchedWords { s.wordSim[w] = 0; s.wholeSim[w] = 0; s.wordQuery[w] = 0; s.pieceShare[w] = 0; s.pieceQuery[w] = 0 }
         s.touchedWords.removeAll(keepingCapacity: true)
     }
 
@@ -387,12 +442,25 @@ final class ScratchPool: @unchecked Sendable {
 struct QueryScratch {
     var wordSim: [Float]
     var wordQuery: [Int16]
+    /// Similarity as a match for a whole query token (`wordSim` also counts pieces of run-together tokens).
+    var wholeSim: [Float]
+    /// As a piece of a run-together query token (at `splitSimilarity`): its share of the token's letters, and
+    /// which token (0 when no piece).
+    var pieceShare: [Float]
+    var pieceQuery: [Int16]
     var gramCount: [UInt16]
     var touchedWords: [Int] = []
     var accumulator: [Float]
     var queryWeight: [Float] = []
     var explained: [Float] = []
     var explainedByTitle: [Float] = []
+    /// (word, call number it belongs to) query-token pairs, from `CatalogIndex.queryTokens`.
+    var parts: [(part: Int, whole: Int)] = []
+    // Per query token, for one entry: summed credit of its run-together pieces, and which pieces were counted.
+    var pieces: [Float] = []
+    var piecesByTitle: [Float] = []
+    var piecesSeen: [Int32] = []
+    var piecesSeenByTitle: [Int32] = []
     var dp: [Int32] = [Int32](repeating: 0, count: 64)
     /// The reading's words run together, with word boundaries, for call-number lookup.
     var runTogether: [UInt32] = []
@@ -419,13 +487,23 @@ struct QueryScratch {
     init(words: Int, entries: Int) {
         wordSim = [Float](repeating: 0, count: words)
         wordQuery = [Int16](repeating: 0, count: words)
+        wholeSim = [Float](repeating: 0, count: words)
+        pieceShare = [Float](repeating: 0, count: words)
+        pieceQuery = [Int16](repeating: 0, count: words)
         gramCount = [UInt16](repeating: 0, count: words)
         accumulator = [Float](repeating: 0, count: entries)
     }
 
     mutating func offer(_ w: Int, _ sim: Float, _ qi: Int16) {
         if wordSim[w] == 0 { touchedWords.append(w) }
-        if sim > wordSim[w] { wordSim[w] = sim; wordQuery[w] = qi }
+        wordSim[w] = max(wordSim[w], sim)
+        if sim > wholeSim[w] { wholeSim[w] = sim; wordQuery[w] = qi }
+    }
+
+    mutating func offerPiece(_ w: Int, _ qi: Int16, share: Float) {
+        if wordSim[w] == 0 { touchedWords.append(w) }
+        wordSim[w] = max(wordSim[w], CatalogIndex.splitSimilarity)
+        if share > pieceShare[w] { pieceShare[w] = share; pieceQuery[w] = qi }
     }
 }
 

@@ -21,6 +21,7 @@ struct IndexBuilder {
     var postingEntries: [Int32] = []
     var tagChars: [UInt32] = []
     var tagStart: [Int32] = [0]
+    var spacedCallNumbers: [String: [String]] = [:]
 
     /// How much each kind of word counts inside its field: a spine shows the surname far more often than
     /// the given name, and co-authors rarely.
@@ -66,7 +67,12 @@ struct IndexBuilder {
                 add(surname, .author, f)
                 add(given, .author, f * Self.givenNameFactor)
             }
-            add(cached(entry.tag, in: &tagCache) { CatalogText.tagTokens($0) }, .tag, 1)
+            let tagWords = cached(entry.tag, in: &tagCache) { CatalogText.tagTokens($0) }
+            add(tagWords, .tag, 1)
+            for call in tagWords where call.contains(where: { !CatalogText.isAlnum($0) }) {
+                let key = CatalogText.words(call).joined()
+                if spacedCallNumbers[key]?.contains(call) != true { spacedCallNumbers[key, default: []].append(call) }
+            }
             add(cached(entry.series, in: &wordCache) { CatalogText.words($0) }, .series, 1)
             tokenStart.append(Int32(tokenWord.count))
             for w in cached(entry.tag, in: &wordCache, CatalogText.words) { tagChars += w.unicodeScalars.map(\.value) }

@@ -10,8 +10,8 @@ public struct CatalogRanking: Sendable, Hashable {
     }
 
     public static let standard = CatalogRanking(weights: [
-        2.6219, 0.7947, 1.6018, -0.3007, 2.4696, 4.0202, 7.2816, -1.0606, -0.9444, -1.2210, 3.5088, 5.2147, 0.6684,
-        -0.4043, 3.1912,
+        2.5402, 0.4754, 1.5475, -0.3291, 2.1368, 2.9087, 7.3948, -1.1657, -1.2168, -1.3011, 3.4698, 5.5325, 0.3711,
+        -0.5039, 3.3382,
     ])
 
     public func score(_ f: MatchFeatures) -> Double {

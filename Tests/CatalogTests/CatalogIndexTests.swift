@@ -38,6 +38,12 @@ let shelf = Catalog(entries: [
     @Test func theCallNumberSeparatesBooksWithTheSameTitle() {
         #expect(best("GOYA 75(Goy) Gud")?.isbn == "9788434311732")
         #expect(best("GOYA 75(Goy) Boz")?.isbn == "9788477749851")
+        // OCR spaces the call number out; it is still the whole call number.
+        let spaced = index.match("GOYA 75 (Goy) Gud", top: 2)
+        #expect(spaced.first?.entry.isbn == "9788434311732")
+        #expect(spaced.first?.features.tag == 1)
+        #expect(spaced.first?.features.query == 1)
+        #expect(index.match("GOYA 75 (Goy) Boz", top: 1).first?.entry.isbn == "9788477749851")
     }
 
     @Test func resultsAreOrderedWithScoresInUnitRange() {
@@ -77,5 +83,54 @@ let shelf = Catalog(entries: [
         let decided = index.match("GOYA 75(Goy) Gud", top: 1)
         #expect(ambiguous[0].features.share <= 0.5 + 1e-9)
         #expect(ambiguous[0].score < decided[0].score)
+    }
+
+    @Test func aCallNumberIsItsWordsNotMoreWords() {
+        // "1(Fin)" reads as "1", "fin" and "1(fin)"; the entry shelved at 1(Fin) explains all of it, the book
+        // titled "Fin" only one of the words.
+        let shelf = Catalog(entries: [
+            CatalogEntry(title: "Fin", authors: ["Monteagudo, David"], tag: "N Mon"),
+            CatalogEntry(title: "La Expresión y lo interno", authors: ["Finkelstein, David H."], tag: "1(Fin)"),
+            CatalogEntry(title: "Fin de temporada", authors: ["Martínez de Pisón, Ignacio"], tag: "N Mar"),
+            CatalogEntry(title: "Matemàtiques 1", authors: ["Vila, Anna"], tag: "51 Vil"),
+        ])
+        let matches = CatalogIndex(shelf).match("1(Fin)", top: 3)
+        #expect(matches.first?.entry.tag == "1(Fin)")
+        #expect(matches.first?.features.query == 1)
+        #expect(matches.dropFirst().allSatisfy { $0.features.query < 1 })
+    }
+
+    @Test func aPieceOfARunTogetherWordExplainsOnlyItsShare() {
+        // "laGalera" is a publisher's name run together; "la" alone must not explain it as "la galera" does.
+        let shelf = Catalog(entries: [
+            CatalogEntry(title: "La Mort i la violeta", authors: ["Badal, Josep Ll."], tag: "I*** Bad"),
+            CatalogEntry(title: "Els Llibres d'A", authors: ["Badal, Josep Ll."], tag: "JN Bad"),
+            CatalogEntry(title: "La Galera de l'amor", authors: ["Soler, Anna"], tag: "N Sol"),
+            CatalogEntry(title: "The Lie tree", authors: ["Hardinge, Frances"], tag: "JNE Har"),
+            CatalogEntry(title: "Tree houses", authors: ["Nelson, Peter"], tag: "728 Nel"),
+        ])
+        let index = CatalogIndex(shelf)
+        func features(_ query: String, _ title: String) -> MatchFeatures? {
+            index.match(query, top: 10).first { $0.entry.title == title }?.features
+        }
+        let galera = features("lagalera", "La Galera de l'amor"), onlyLa = features("lagalera", "La Mort i la violeta")
+        #expect(galera != nil && onlyLa != nil)
+        if let galera, let onlyLa { #expect(onlyLa.query < 0.5 && galera.query > 0.85) }
+        #expect(index.match("laGalera JN Bad", top: 1).first?.entry.title == "Els Llibres d'A")
+        // Both pieces present: the run-together word is explained as well as any repaired word.
+        #expect((features("lietree", "The Lie tree")?.query ?? 0) > 0.85)
+        #expect((features("lietree", "Tree houses")?.query ?? 1) < 0.85)
+        #expect(index.match("LIETREE Har", top: 1).first?.entry.title == "The Lie tree")
+    }
+
+    @Test func oneMisreadDigitInAShortCallNumberStillMatches() {
+        let shelf = Catalog(entries: [
+            CatalogEntry(title: "Brando por Brando", authors: ["Brando, Marlon"], tag: "778.5 Bra"),
+            CatalogEntry(title: "Fahrenheit 451", authors: ["Bradbury, Ray"], tag: "N Bra"),
+            CatalogEntry(title: "Historia del cine", authors: ["Gubern, Román"], tag: "778.5 Gub"),
+        ])
+        let matches = CatalogIndex(shelf).match("708.5 Bra", top: 3)
+        #expect(matches.first?.entry.title == "Brando por Brando")
+        #expect((matches.first?.features.tag ?? 0) > 0.8)
     }
 }
