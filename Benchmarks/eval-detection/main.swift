@@ -2,7 +2,7 @@
 // truth, per photo and overall, on samples/ and (separately) on the shared real photos; then the median
 // decode+detect time per photo on one core.
 //
-//   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json]
+//   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
 import Foundation
 import ShelfImage
 import SpineDetection
@@ -53,11 +53,13 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     print("== \(title): \(items.count) photo(s)")
     print("photo".padding(toLength: 28, withPad: " ", startingAt: 0) + "  truth  det  hits   FP  miss   prec    rec     F1   mIoU")
     var total = DetectionScore()
+    var kinds: [String: Int] = [:]
     for (name, t) in items {
         guard let img = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
         let r = detector.detect(img)
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
         total = total + s
+        if explain { errorKinds(r.spines.map(\.quad.points), t.polygons, into: &kinds) }
         let nTruth = t.polygons.filter { !$0.1 }.count
         print(name.padding(toLength: 28, withPad: " ", startingAt: 0)
               + String(format: " %6d %4d %5d %4d %5d", nTruth, r.spines.count, s.hits, s.falsePositives, s.misses)
@@ -73,9 +75,54 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
             }
         }
     }
+    if explain {
+        print("errors by kind: " + kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        kinds = [:]
+    }
     print("OVERALL \(title): hits \(total.hits) FP \(total.falsePositives) miss \(total.misses)  precision \(pct(total.precision))  recall \(pct(total.recall))  F1 \(pct(total.f1))  mean IoU \(pct(total.meanIoU))")
     print("")
     return total
+}
+
+/// Why each unmatched detection and each missed truth failed, so work goes to the commonest cause:
+/// fp.background (over no spine: gap, board, wall), fp.part (inside one spine: a split or a short box),
+/// fp.merge (across two or more spines), fp.offset (one spine, shifted), and the same for misses.
+func errorKinds(_ det: [[Point]], _ truth: [([Point], Bool)], into kinds: inout [String: Int]) {
+    var pairs: [(Double, Int, Int)] = []
+    for (i, d) in det.enumerated() {
+        for (j, t) in truth.enumerated() {
+            let v = PolygonIoU.iou(d, t.0)
+            if v >= 0.5 { pairs.append((v, i, j)) }
+        }
+    }
+    pairs.sort { $0.0 > $1.0 }
+    var usedD = Set<Int>(), usedT = Set<Int>()
+    for (_, i, j) in pairs where !usedD.contains(i) && !usedT.contains(j) { usedD.insert(i); usedT.insert(j) }
+    func kind(_ a: [Point], among others: [[Point]]) -> String {
+        let area = PolygonIoU.area(a)
+        let cover = others.map { PolygonIoU.area(PolygonIoU.intersection(a, $0)) / max(1e-12, area) }
+        let inside = others.map { o in PolygonIoU.area(PolygonIoU.intersection(a, o)) / max(1e-12, PolygonIoU.area(o)) }
+        if cover.reduce(0, +) < 0.3 { return "background" }
+        if inside.filter({ $0 > 0.3 }).count >= 2 { return "merge" }
+        // Against the spine it overlaps most: narrower (a split), shorter (a wrong top), or both.
+        guard let k = cover.indices.max(by: { cover[$0] < cover[$1] }) else { return "background" }
+        func size(_ q: [Point]) -> (Double, Double) {
+            let xs = q.map(\.x), ys = q.map(\.y)
+            return (xs.max()! - xs.min()!, ys.max()! - ys.min()!)
+        }
+        let (aw, ah) = size(a), (ow, oh) = size(others[k])
+        let shape = (aw < 0.7 * ow ? "narrow" : aw > 1.4 * ow ? "wide" : "") + (ah < 0.8 * oh ? "short" : ah > 1.25 * oh ? "tall" : "")
+        return (cover[k] > 0.75 ? "part" : "offset") + (shape.isEmpty ? "" : "-" + shape)
+    }
+    let truthPolys = truth.filter { !$0.1 }.map(\.0)
+    for (i, d) in det.enumerated() where !usedD.contains(i) {
+        // A box on a don't-care spine is not an error.
+        if truth.contains(where: { $0.1 && PolygonIoU.iou(d, $0.0) >= 0.5 }) { continue }
+        kinds["fp." + kind(d, among: truthPolys), default: 0] += 1
+    }
+    for (j, t) in truth.enumerated() where !usedT.contains(j) && !t.1 {
+        kinds["miss." + kind(t.0, among: det), default: 0] += 1
+    }
 }
 
 func drawTruth(_ image: RGBImage, _ polys: [([Point], Bool)]) -> RGBImage {
@@ -102,6 +149,7 @@ let fm = FileManager.default
 let overlays = argument("--overlays")
 let samplesDir = argument("--samples") ?? "samples"
 let datasetDir = argument("--dataset") ?? "../shared/datasets/library-dataset"
+let explain = CommandLine.arguments.contains("--explain")
 let runs = Int(argument("--runs") ?? "5") ?? 5
 var params = DetectorParameters.bundled
 if let file = argument("--params") {
@@ -144,7 +192,7 @@ let timed = (real + samples).map(\.1.imagePath).filter { p in
           let i = try? ImageDecoder.info(fileAt: p) else { return false }
     return i.width * i.height >= 8_000_000
 }
-if timed.isEmpty { print("timing: no JPEG of 8 MP or more found, skipped") } else {
+if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { print("timing: no JPEG of 8 MP or more found, skipped") } else {
     var times: [Double] = []
     for path in timed {
         for _ in 0..<runs {

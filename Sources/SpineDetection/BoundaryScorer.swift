@@ -3,7 +3,9 @@ import Foundation
 /// Scores every candidate spine boundary in one shelf row: for each column position and each tilt, the
 /// straight line through the whole row height is scored by how much of it carries a near-vertical edge
 /// (coverage, not sum, so a bright label edge cannot outvote a faint full-height seam), whether it runs
-/// in a dark shadow valley, and how different the colours on its two sides are.
+/// in a dark shadow valley, how different the colours on its two sides are, and whether its edge reaches the
+/// foot of the row. The weights are a logistic regression's (boundary vs. other peaks, fitted on the
+/// training split that scripts/fit-detector.py states), so the score reads as log-odds up to a scale.
 struct BoundaryProfile {
     /// Best score per column (x at the row's middle height).
     var score: [Double]
@@ -24,32 +26,43 @@ enum BoundaryScorer {
             nA == 1 ? 0 : tan((-p.maxTiltDegrees + Double(i) * p.tiltStepDegrees) * .pi / 180)
         }
         var cov = [[Double]](), lum = [[Double]](), rr = [[Double]](), gg = [[Double]](), bb = [[Double]]()
+        var foot = [[Double]]()
         var accC = [Float](repeating: 0, count: w), accL = accC, accR = accC, accG = accC, accB = accC
-        var cnt = [Float](repeating: 0, count: w)
+        var accF = accC
+        var cnt = [Float](repeating: 0, count: w), cntF = cnt
+        // The foot of the row: every book stands on the board, so a real boundary still carries its edge
+        // there, while the edge of a title block or a label usually stops short of it.
+        let footTop = bottom - max(1, Int(Double(bandH) * p.footFraction))
         m.vertical.withUnsafeBufferPointer { V in m.luma.withUnsafeBufferPointer { L in
         m.red.withUnsafeBufferPointer { R in m.green.withUnsafeBufferPointer { G in m.blue.withUnsafeBufferPointer { B in
             for t in slopes {
-                for x in 0..<w { accC[x] = 0; accL[x] = 0; accR[x] = 0; accG[x] = 0; accB[x] = 0; cnt[x] = 0 }
+                for x in 0..<w { accC[x] = 0; accL[x] = 0; accR[x] = 0; accG[x] = 0; accB[x] = 0; cnt[x] = 0
+                                 accF[x] = 0; cntF[x] = 0 }
                 accC.withUnsafeMutableBufferPointer { c in accL.withUnsafeMutableBufferPointer { l in
                 accR.withUnsafeMutableBufferPointer { r in accG.withUnsafeMutableBufferPointer { g in
                 accB.withUnsafeMutableBufferPointer { b in cnt.withUnsafeMutableBufferPointer { k in
+                accF.withUnsafeMutableBufferPointer { f in cntF.withUnsafeMutableBufferPointer { kf in
                     var y = top
                     while y <= bottom {
                         let o = Int(((Double(y) - yc) * t).rounded())
                         let lo = max(0, -o), hi = min(w, w - o)
                         if lo < hi {
                             let base = y * w + o
+                            let inFoot = y >= footTop
                             for x in lo..<hi {
-                                c[x] += V[base + x]; l[x] += L[base + x]
+                                let v = V[base + x]
+                                c[x] += v; l[x] += L[base + x]
                                 r[x] += R[base + x]; g[x] += G[base + x]; b[x] += B[base + x]
                                 k[x] += 1
+                                if inFoot { f[x] += v; kf[x] += 1 }
                             }
                         }
                         y += step
                     }
-                }}}}}}
-                var c1 = [Double](repeating: 0, count: w), l1 = c1, r1 = c1, g1 = c1, b1 = c1
+                }}}}}}}}
+                var c1 = [Double](repeating: 0, count: w), l1 = c1, r1 = c1, g1 = c1, b1 = c1, f1 = c1
                 for x in 0..<w {
+                    f1[x] = cntF[x] > 0 ? Double(accF[x]) / Double(cntF[x]) : 0
                     let n = Double(max(1, cnt[x]))
                     // Lines that leave the image for most of their height are not trusted.
                     let frac = Double(cnt[x]) * Double(step) / Double(bandH)
@@ -58,6 +71,7 @@ enum BoundaryScorer {
                     g1[x] = Double(accG[x]) / n; b1[x] = Double(accB[x]) / n
                 }
                 cov.append(c1); lum.append(l1); rr.append(r1); gg.append(g1); bb.append(b1)
+                foot.append(f1)
             }
         }}}}}
         // The dominant lean: the tilt whose coverage profile is most peaked.
@@ -99,6 +113,7 @@ enum BoundaryScorer {
                     colour = min(1, (abs(cl.0 - cr.0) + abs(cl.1 - cr.1) + abs(cl.2 - cr.2)) / nn / 120)
                 }
                 let v = cov[a][x] + p.darkGapWeight * dark + p.colourChangeWeight * colour - tiltPenalty
+                    + p.footWeight * min(cov[a][x], foot[a][x])
                 if v > score[x] { score[x] = v; slope[x] = slopes[a] }
             }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import ShelfModels
 
-/// Every threshold and weight the detector uses, read from `models/detection/detector-v1.json` so that a
+/// Every threshold and weight the detector uses, read from `models/detection/detector-v2.json` so that a
 /// change of behaviour is a reviewed data diff with its evaluation figures, not a literal in the code.
 /// Lengths are relative to the working image or to the row height, so they hold at any input size.
 public struct DetectorParameters: Sendable, Codable, Equatable {
@@ -28,6 +28,10 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var darkGapWeight: Double
     /// Weight of the colour-change-across-the-line cue.
     public var colourChangeWeight: Double
+    /// Weight of the edge coverage in the foot of the row (its lowest `footFraction`), capped by the
+    /// whole line's coverage so a label's short edge at the foot does not count alone.
+    public var footWeight: Double
+    public var footFraction: Double
     /// A boundary must score above this to be worth a cut; the DP pays it for every cut it makes.
     public var boundaryThreshold: Double
     /// Width prior: spine width over row height is log-normal around this median...
@@ -62,22 +66,34 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// A piece is blank (wall, gap) when its luma spread and edge density are both below these.
     public var blankMaxLumaSD: Double
     public var blankMaxEdgeDensity: Double
+    /// When above 0, a row's boundary threshold is at most this fraction of the `rowReferenceQuantile`
+    /// quantile of its boundary peak scores.
+    public var relativeThreshold: Double
+    public var rowReferenceQuantile: Double
+    /// Peaks scoring under this fraction of `boundaryThreshold` are left out of that quantile.
+    public var relativeFloor: Double
+    /// A piece wider than maxWidthRatio that is not a lying stack is cut again with the boundary
+    /// threshold times this.
+    public var wideRetryThresholdFactor: Double
     /// Spines whose confidence falls below this are dropped.
     public var minConfidence: Double
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
-    public static let bundled: DetectorParameters = (try? load(file: "detector-v1.json")) ?? .fallback
+    public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
 
     public static func load(file: String) throws -> DetectorParameters {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v1.json; used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json; used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v1", workingLongSide: 640, edgeCap: 24, edgeFloor: 6,
-        rowVerticalEdgeFraction: 0.3, rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
-        darkGapWeight: 0.3, colourChangeWeight: 0.3, boundaryThreshold: 0.9,
-        widthRatioMedian: 0.09, widthRatioLogSigma: 0.6, widthPriorWeight: 0.04, minWidthRatio: 0.015, gapMaxWidthRatio: 0.025, maxSideAngleDegrees: 3,
-        maxWidthRatio: 0.6, lyingDominance: 1.5, lyingMinEdgeDensity: 0.015, lyingBoundaryThreshold: 0.6, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1, topEdgeCoverage: 0.3,
-        blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, minConfidence: 0.05)
+        version: "detector-v2", workingLongSide: 640, edgeCap: 24, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
+        darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
+        boundaryThreshold: 1.67, widthRatioMedian: 0.09,
+        widthRatioLogSigma: 0.6, widthPriorWeight: 0.08, minWidthRatio: 0.015, gapMaxWidthRatio: 0.025,
+        maxSideAngleDegrees: 3, maxWidthRatio: 0.6, lyingDominance: 1.5, lyingMinEdgeDensity: 0.015,
+        lyingBoundaryThreshold: 0.6, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1,
+        topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
+        rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05)
 }

@@ -20,13 +20,43 @@ enum RowSpines {
         let yc = Double(band.top + band.bottom) / 2
         let prof = BoundaryScorer.profile(m, top: band.top, bottom: band.bottom, p)
         let prior = Segmenter.Prior(length: rowH, median: p.widthRatioMedian, logSigma: p.widthRatioLogSigma,
-                                    weight: p.widthPriorWeight, threshold: p.boundaryThreshold,
+                                    weight: p.widthPriorWeight, threshold: threshold(prof.score, p),
                                     minRatio: p.minWidthRatio, maxRatio: p.maxWidthRatio)
         let cuts = Segmenter.cuts(suppressingStacks(m, band, prof.score, p), lo: 0, hi: w - 1, prior)
+        return pieces(cuts, m, band, ceiling: ceiling, prof: prof, prior: prior, retry: true, p)
+    }
+
+    /// The boundary threshold for one row. Soft focus, haze or a dim shelf lower every boundary's score
+    /// in a row alike, so the threshold follows the row's clear boundaries (a high quantile of its peak
+    /// scores), never above the fixed one. Peaks under `relativeFloor` of the fixed threshold (noise,
+    /// print) do not count, or a row of few wide books would have its reference set by its print.
+    static func threshold(_ score: [Double], _ p: DetectorParameters) -> Double {
+        guard p.relativeThreshold > 0 else { return p.boundaryThreshold }
+        var peaks: [Double] = []
+        let floor = p.relativeFloor * p.boundaryThreshold
+        for x in 1..<max(1, score.count - 1) where score[x] >= score[x - 1] && score[x] > score[x + 1] && score[x] >= floor {
+            peaks.append(score[x])
+        }
+        guard peaks.count >= 2 else { return p.boundaryThreshold }
+        peaks.sort()
+        let ref = peaks[min(peaks.count - 1, Int(Double(peaks.count) * p.rowReferenceQuantile))]
+        return min(p.boundaryThreshold, p.relativeThreshold * ref)
+    }
+
+    /// Turns consecutive cuts into spines. A piece too wide for one spine is a lying stack, or holds
+    /// spines whose boundaries fell under the threshold: what the stack leaves beside it, or the whole
+    /// piece, is cut once more (`retry`) with the threshold lowered, since a piece that wide is known to
+    /// hold at least one boundary.
+    private static func pieces(_ cuts: [Int], _ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int,
+                               prof: BoundaryProfile, prior: Segmenter.Prior, retry: Bool,
+                               _ p: DetectorParameters) -> [Found] {
+        let w = m.width
+        let rowH = Double(band.bottom - band.top + 1)
+        let yc = Double(band.top + band.bottom) / 2
         var out: [Found] = []
         for k in 0..<(cuts.count - 1) {
             let a = cuts[k], b = cuts[k + 1]
-            let edgeA = k == 0, edgeB = k + 1 == cuts.count - 1
+            let edgeA = a == 0, edgeB = b == w - 1
             let left0 = Line(x: Double(a) + (edgeA ? 0 : 0.5), slope: edgeA ? prof.rowSlope : prof.slope[a])
             let right0 = Line(x: Double(b) + (edgeB ? 1 : 0.5), slope: edgeB ? prof.rowSlope : prof.slope[b])
             var left = left0, right = right0
@@ -40,7 +70,17 @@ enum RowSpines {
             let width = right.x - left.x
             let sa = edgeA ? 0.5 : prof.score[a], sb = edgeB ? 0.5 : prof.score[b]
             if width / rowH > p.maxWidthRatio {
-                out += lyingStack(m, band, left: left, right: right, yc: yc, p)
+                let stack = lyingStack(m, band, left: left, right: right, yc: yc, p)
+                out += stack.books
+                guard retry else { continue }
+                var rest: [(Int, Int)] = [(a, b)]
+                if let span = stack.span { rest = [(a, max(a, span.lowerBound)), (min(b, span.upperBound), b)] }
+                var lowered = prior
+                lowered.threshold *= stack.span == nil ? p.wideRetryThresholdFactor : 1
+                for (lo, hi) in rest where Double(hi - lo) / rowH >= p.gapMaxWidthRatio {
+                    let sub = Segmenter.cuts(prof.score, lo: lo, hi: hi, lowered)
+                    out += pieces(sub, m, band, ceiling: ceiling, prof: prof, prior: prior, retry: false, p)
+                }
                 continue
             }
             // Slivers: the shadow or panel showing between two books, bounded by both their edges.
@@ -59,7 +99,9 @@ enum RowSpines {
                          bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
             out.append(Found(quad: q, confidence: conf, lying: false))
         }
-        return out
+        // Left to right across the row (a stack's books keep their top-down order).
+        func key(_ f: Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
+        return out.enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
     }
 
     /// Lying stacks are wide runs of columns where horizontal structure dominates; boundaries found
@@ -188,7 +230,7 @@ enum RowSpines {
     /// A wide piece: if horizontal edges dominate, it is a stack of lying books, cut along y with the same
     /// DP turned 90 degrees; otherwise it is a gap, a bookend or a face-out cover and yields nothing.
     static func lyingStack(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double,
-                           _ p: DetectorParameters) -> [Found] {
+                           _ p: DetectorParameters) -> (books: [Found], span: ClosedRange<Int>?) {
         let w = m.width
         var sv: Float = 0, sh: Float = 0, count = 0
         m.vertical.withUnsafeBufferPointer { V in m.horizontal.withUnsafeBufferPointer { Hm in
@@ -200,9 +242,9 @@ enum RowSpines {
                 for x in lo...hi { sv += V[y * w + x]; sh += Hm[y * w + x]; count += 1 }
             }
         }}
-        guard count > 0 else { return [] }
+        guard count > 0 else { return ([], nil) }
         let meanH = Double(sh) / Double(count), meanV = Double(sv) / Double(count)
-        guard meanH > p.lyingMinEdgeDensity, meanH > p.lyingDominance * meanV else { return [] }
+        guard meanH > p.lyingMinEdgeDensity, meanH > p.lyingDominance * meanV else { return ([], nil) }
         // The stack's own columns: where horizontal edges are dense, not the wall or gap beside it.
         var left = left, right = right
         do {
@@ -245,6 +287,6 @@ enum RowSpines {
                          bottomRight: Point(x: xr, y: y0), bottomLeft: Point(x: xr, y: y1))
             out.append(Found(quad: q, confidence: conf, lying: true))
         }
-        return out
+        return (out, Int(left.x.rounded(.down))...max(Int(left.x.rounded(.down)), Int(right.x.rounded(.up))))
     }
 }

@@ -70,8 +70,8 @@ struct PipelineFixtureDetectionTests {
     }
 
     @Test func parametersComeFromTheVersionedModelFile() throws {
-        let parameters = try DetectorParameters.load(file: "detector-v1.json")
-        #expect(parameters.version == "detector-v1")
+        let parameters = try DetectorParameters.load(file: "detector-v2.json")
+        #expect(parameters.version == "detector-v2")
         #expect(parameters == DetectorParameters.bundled)
         #expect(parameters.minWidthRatio < parameters.widthRatioMedian && parameters.widthRatioMedian < parameters.maxWidthRatio)
     }

@@ -78,6 +78,49 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
         #expect(upright.hits >= 5)
     }
 
+    /// A title block printed on a wide spine has long vertical edges and a strong colour change, but its
+    /// edges stop short of the board; a boundary between books runs down to it.
+    @Test func titleBlocksDoNotSplitWideSpines() {
+        var f = DrawnShelf(width: 640, height: 420)
+        f.board(y: 380, thickness: 40)
+        let widths: [Double] = [70, 84, 66, 90, 76, 80]
+        f.standing(from: 30, floorY: 380, widths: widths, heights: [300, 285, 310])
+        for q in f.spines {
+            let x = q.topLeft.x, w = q.topRight.x - q.topLeft.x, top = q.topLeft.y
+            f.rect(x + w * 0.25, top + 15, w * 0.5, 380 - 70 - (top + 15), (245, 240, 225))
+        }
+        let r = SpineDetector().detect(f.image)
+        let s = score(r, f.spines, f.image)
+        #expect(s.hits >= widths.count - 1, "hits \(s.hits) of \(widths.count), detections \(r.spines.count)")
+        #expect(s.falsePositives <= 1, "detections \(r.spines.count)")
+    }
+
+    /// Soft focus and haze weaken every boundary of a row alike; a blurred, low-contrast copy of a shelf
+    /// is still cut like the original.
+    @Test func softFocusAndHazeDoNotChangeTheCut() {
+        var f = DrawnShelf(width: 640, height: 420)
+        f.board(y: 380, thickness: 40)
+        f.standing(from: 20, floorY: 380, widths: [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46], heights: [300, 280, 310, 265])
+        // Soft focus (a 9-px box blur) and a veil of haze over it.
+        let w = f.image.width, h = f.image.height, r = 4
+        var hazy = f.image
+        for y in 0..<h {
+            for x in 0..<w {
+                for c in 0..<3 {
+                    var sum = 0, n = 0
+                    for dy in -r...r where y + dy >= 0 && y + dy < h {
+                        for dx in -r...r where x + dx >= 0 && x + dx < w { sum += Int(f.image.pixels[((y + dy) * w + x + dx) * 3 + c]); n += 1 }
+                    }
+                    hazy.pixels[(y * w + x) * 3 + c] = UInt8(110 + sum / n * 40 / 100)
+                }
+            }
+        }
+        let original = score(SpineDetector().detect(f.image), f.spines, f.image)
+        let dim = score(SpineDetector().detect(hazy), f.spines, hazy)
+        #expect(dim.hits >= original.hits - 1, "hazy hits \(dim.hits), original \(original.hits)")
+        #expect(dim.falsePositives <= original.falsePositives + 1)
+    }
+
     @Test func uniformImageHasNoSpines() {
         let r = SpineDetector().detect(RGBImage(width: 800, height: 600, fill: (r: 128, g: 128, b: 128)))
         #expect(r.spines.isEmpty)
@@ -105,7 +148,7 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
     }
 
     @Test func bundledParametersLoadFromModels() {
-        #expect(DetectorParameters.bundled.version == "detector-v1")
+        #expect(DetectorParameters.bundled.version == "detector-v2")
         #expect(DetectorParameters.bundled == DetectorParameters.fallback)
     }
 }
