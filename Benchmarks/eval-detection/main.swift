@@ -3,6 +3,7 @@
 // decode+detect time per photo on one core.
 //
 //   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
+//                             [--dump-boundaries FILE.csv]
 import Foundation
 import ShelfImage
 import SpineDetection
@@ -49,7 +50,7 @@ func decodeReduced(_ path: String) throws -> RGBImage {
 
 func pct(_ v: Double) -> String { String(format: "%.3f", v) }
 
-func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetector, overlays: String?) -> DetectionScore {
+func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetector, overlays: String?, dump: LineSink?) -> DetectionScore {
     print("== \(title): \(items.count) photo(s)")
     print("photo".padding(toLength: 28, withPad: " ", startingAt: 0) + "  truth  det  hits   FP  miss   prec    rec     F1   mIoU")
     var total = DetectionScore()
@@ -60,6 +61,7 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
         total = total + s
         if explain { errorKinds(r.spines.map(\.quad.points), t.polygons, into: &kinds) }
+        if let dump { dump.write(boundaryRows(name, img, t, detector)) }
         let nTruth = t.polygons.filter { !$0.1 }.count
         print(name.padding(toLength: 28, withPad: " ", startingAt: 0)
               + String(format: " %6d %4d %5d %4d %5d", nTruth, r.spines.count, s.hits, s.falsePositives, s.misses)
@@ -125,6 +127,40 @@ func errorKinds(_ det: [[Point]], _ truth: [([Point], Bool)], into kinds: inout 
     }
 }
 
+/// CSV rows for scripts/fit-boundaries.py: each boundary candidate's cues and whether a true boundary
+/// (either side of a ground-truth spine, don't-care ones included) runs within 2.5 working pixels of it.
+func boundaryRows(_ photo: String, _ img: RGBImage, _ t: Truth, _ detector: SpineDetector) -> String {
+    let workW = Double(detector.parameters.workingLongSide) * Double(img.width) / Double(max(img.width, img.height))
+    let tolerance = 2.5 / workW
+    var text = ""
+    for c in detector.boundaryCandidates(img) {
+        let y = (c.top + c.bottom) / 2
+        var sides: [Double] = []
+        for (poly, _) in t.polygons {
+            var xs: [Double] = []
+            for i in 0..<poly.count {
+                let a = poly[i], b = poly[(i + 1) % poly.count]
+                if (a.y - y) * (b.y - y) <= 0 && a.y != b.y { xs.append(a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y)) }
+            }
+            if let lo = xs.min(), let hi = xs.max() { sides += [lo, hi] }
+        }
+        let label = sides.contains { abs($0 - c.x) <= tolerance } ? 1 : 0
+        text += "\(photo),\(c.row),\(String(format: "%.5f", c.x)),\(label),\(String(format: "%.4f", c.score)),"
+            + c.cues.map { String(format: "%.4f", $0) }.joined(separator: ",") + "\n"
+    }
+    return text
+}
+
+final class LineSink {
+    let handle: FileHandle
+    init?(path: String) {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else { return nil }
+        handle = h
+        write("photo,row,x,label,score," + BoundaryCandidate.cueNames.joined(separator: ",") + "\n")
+    }
+    func write(_ s: String) { handle.write(Data(s.utf8)) }
+}
+
 func drawTruth(_ image: RGBImage, _ polys: [([Point], Bool)]) -> RGBImage {
     var img = image
     let w = Double(img.width), h = Double(img.height)
@@ -150,6 +186,10 @@ let overlays = argument("--overlays")
 let samplesDir = argument("--samples") ?? "samples"
 let datasetDir = argument("--dataset") ?? "../shared/datasets/library-dataset"
 let explain = CommandLine.arguments.contains("--explain")
+let boundaryDump: LineSink? = argument("--dump-boundaries").map { path in
+    guard let sink = LineSink(path: path) else { print("error: cannot write \(path)"); exit(1) }
+    return sink
+}
 let runs = Int(argument("--runs") ?? "5") ?? 5
 var params = DetectorParameters.bundled
 if let file = argument("--params") {
@@ -170,7 +210,7 @@ if let names = try? fm.contentsOfDirectory(atPath: samplesDir) {
     }
 }
 if samples.isEmpty { print("note: no samples with ground truth in \(samplesDir)/, skipped") } else {
-    _ = evaluate("samples", samples, detector: detector, overlays: overlays)
+    _ = evaluate("samples", samples, detector: detector, overlays: overlays, dump: boundaryDump)
 }
 
 var real: [(String, Truth)] = []
@@ -183,7 +223,7 @@ if let names = try? fm.contentsOfDirectory(atPath: boxes) {
     }
 }
 if real.isEmpty { print("note: real photos not found at \(datasetDir), skipped") } else {
-    _ = evaluate("real photos", real, detector: detector, overlays: overlays)
+    _ = evaluate("real photos", real, detector: detector, overlays: overlays, dump: boundaryDump)
 }
 
 // Timing: decode at 1/4 (libjpeg DCT scaling) + detect, per large JPEG, median of `runs`, this one thread.

@@ -13,6 +13,9 @@ struct BoundaryProfile {
     var slope: [Double]
     /// The row's dominant slope: spines in one bay lean together.
     var rowSlope: Double
+    /// The cues behind each column's best line, in `BoundaryCandidate.cueNames` order: what scripts/fit-boundaries.py
+    /// fits the weights on.
+    var cues: [[Double]]
 }
 
 enum BoundaryScorer {
@@ -97,6 +100,7 @@ enum BoundaryScorer {
         }
         let d = max(2, w / 250), s = max(3, w / 100)
         var score = [Double](repeating: 0, count: w), slope = [Double](repeating: rowSlope, count: w)
+        var cues = [[Double]](repeating: [0, 0, 0, 0], count: w)
         for a in 0..<nA {
             for x in 0..<w {
                 let tiltPenalty = p.tiltPenalty * abs(atan(slopes[a]) - atan(slopes[localA[x]])) / (p.maxTiltDegrees * .pi / 180)
@@ -114,9 +118,12 @@ enum BoundaryScorer {
                 }
                 let v = cov[a][x] + p.darkGapWeight * dark + p.colourChangeWeight * colour - tiltPenalty
                     + p.footWeight * min(cov[a][x], foot[a][x])
-                if v > score[x] { score[x] = v; slope[x] = slopes[a] }
+                if v > score[x] {
+                    score[x] = v; slope[x] = slopes[a]
+                    cues[x] = [cov[a][x], min(cov[a][x], foot[a][x]), dark, colour]
+                }
             }
         }
-        return BoundaryProfile(score: score, slope: slope, rowSlope: rowSlope)
+        return BoundaryProfile(score: score, slope: slope, rowSlope: rowSlope, cues: cues)
     }
 }

@@ -57,3 +57,18 @@ public struct DetectionResult: Sendable, Codable, Equatable {
     public var spines: [DetectedSpine]
     public init(rows: [ShelfRow], spines: [DetectedSpine]) { self.rows = rows; self.spines = spines }
 }
+
+/// A place in a row where a boundary between spines may run (normalized coordinates; `x` at the row's
+/// middle height).
+public struct BoundaryCandidate: Sendable, Equatable {
+    /// The order of `cues`: edge coverage along the line, coverage at the row's foot (capped by the
+    /// former), dark-gap depth and colour change across the line; the score weighs them with
+    /// darkGapWeight, colourChangeWeight and footWeight (coverage has weight 1).
+    public static let cueNames = ["coverage", "foot", "dark", "colour"]
+    public var row: Int
+    public var top: Double
+    public var bottom: Double
+    public var x: Double
+    public var score: Double
+    public var cues: [Double]
+}

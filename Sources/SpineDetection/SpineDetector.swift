@@ -33,6 +33,26 @@ public struct SpineDetector: Sendable {
         return DetectionResult(rows: rows, spines: spines)
     }
 
+    /// Every local peak of the boundary score in every row, with the cues behind it: the training data
+    /// for the boundary weights (eval-detection --dump-boundaries, scripts/fit-boundaries.py).
+    public func boundaryCandidates(_ image: RGBImage) -> [BoundaryCandidate] {
+        let p = parameters
+        guard image.width >= 8, image.height >= 8 else { return [] }
+        let work = image.downscaled(maxSide: max(32, p.workingLongSide))
+        let maps = EdgeMaps(work, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        var out: [BoundaryCandidate] = []
+        for (i, band) in RowFinder.rows(maps, p).enumerated() {
+            let prof = BoundaryScorer.profile(maps, top: band.top, bottom: band.bottom, p)
+            let s = prof.score
+            for x in 1..<max(1, s.count - 1) where s[x] >= s[x - 1] && s[x] > s[x + 1] && s[x] >= 0.3 * p.boundaryThreshold {
+                out.append(BoundaryCandidate(row: i, top: Double(band.top) / Double(maps.height),
+                                             bottom: Double(band.bottom + 1) / Double(maps.height),
+                                             x: (Double(x) + 0.5) / Double(maps.width), score: s[x], cues: prof.cues[x]))
+            }
+        }
+        return out
+    }
+
     private func norm(_ pt: Point, _ w: Double, _ h: Double) -> Point {
         Point(x: min(1, max(0, pt.x / w)), y: min(1, max(0, pt.y / h)))
     }
