@@ -135,9 +135,11 @@ if fit {
     let prelim = runAll(index)
     let train = zip(rows, prelim).filter { $0.0.train }.compactMap { r, o in o.features.map { ($0, o.top1) } }
     calibration = fitLogistic(train, start: calibration)
-    // Threshold: the lowest score on the training half that keeps precision >= 95%.
+    // Threshold: the lowest score at which the training half shows precision >= 95% with 95% one-sided
+    // confidence (1.645 standard errors), so other readings of the same kind still see >= 95% rather than
+    // 95% give or take sampling noise.
     let scored = train.map { (calibration.probability($0.0), $0.1) }
-    calibration.acceptThreshold = thresholdFor95(scored) ?? 0.5
+    calibration.acceptThreshold = thresholdFor95(scored, standardErrors: 1.645) ?? 0.5
     print("fitted calibration: [" + calibration.weights.map { String(format: "%.4f", $0) }.joined(separator: ", ") +
           String(format: "], threshold %.4f  // ", calibration.acceptThreshold) + CatalogCalibration.names.joined(separator: ", "))
     // Held-out log-loss, to compare calibration inputs honestly.
@@ -221,14 +223,16 @@ func solve(_ a: [[Double]], _ b: [Double]) -> [Double] {
     return (0..<n).map { abs(m[$0][$0]) > 1e-12 ? y[$0] / m[$0][$0] : 0 }
 }
 
-/// The lowest score whose accepted set (score >= it) still has >= 95% precision, scanning best-first.
-func thresholdFor95(_ scored: [(Double, Bool)]) -> Double? {
+/// The lowest score whose accepted set (score >= it) still has >= 95% precision, scanning best-first; with
+/// `standardErrors` > 0, precision must clear 95% by that many binomial standard errors of the accepted count.
+func thresholdFor95(_ scored: [(Double, Bool)], standardErrors: Double = 0) -> Double? {
     let sorted = scored.sorted { $0.0 > $1.0 }
     var hits = 0, best: Double? = nil
     for (i, (s, hit)) in sorted.enumerated() {
         if hit { hits += 1 }
+        let n = Double(i + 1)
         let nextDiffers = i + 1 == sorted.count || sorted[i + 1].0 < s
-        if nextDiffers && Double(hits) >= 0.95 * Double(i + 1) { best = s }
+        if nextDiffers && Double(hits) >= (0.95 + standardErrors * (0.95 * 0.05 / n).squareRoot()) * n { best = s }
     }
     return best
 }
