@@ -94,6 +94,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         widthRatioLogSigma: 0.6, widthPriorWeight: 0.08, minWidthRatio: 0.015, gapMaxWidthRatio: 0.025,
         maxSideAngleDegrees: 3, maxWidthRatio: 0.6, lyingDominance: 1.5, lyingMinEdgeDensity: 0.015,
         lyingBoundaryThreshold: 0.6, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1,
-        topEdgeCoverage: 0.3, blankMaxLumaSD: 30, blankMaxEdgeDensity: 0.06, relativeThreshold: 0.65,
+        topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05)
 }
