@@ -1,3 +1,4 @@
+import BookModel
 import Foundation
 
 /// One book a library, a bookshop or a reader already knows about.
@@ -60,8 +61,7 @@ public struct Catalog: Sendable {
 
     /// Parses catalogue CSV bytes; see `load(csvAt:)`.
     public static func parse(csv raw: [UInt8]) throws -> (Catalog, [CatalogRowError]) {
-        let bytes = utf8(raw)
-        let (records, problems) = CSVReader(separator: sniffSeparator(bytes)).parse(bytes)
+        let (records, problems) = CSVReader.read(raw)
         var errors = problems.map { CatalogRowError(line: $0.line, reason: $0.reason) }
         guard let header = records.first else { throw CatalogError.badHeader("the file is empty") }
         let columns = try CatalogColumns(header: header.fields)
@@ -75,29 +75,5 @@ public struct Catalog: Sendable {
         }
         errors.sort { $0.line < $1.line }
         return (Catalog(entries: entries), errors)
-    }
-
-    /// Spreadsheets in Spanish or Catalan locales save "CSV" with semicolons, some tools with tabs: pick
-    /// whichever of `,` `;` tab is most common on the header line (outside quotes).
-    static func sniffSeparator(_ bytes: [UInt8]) -> Character {
-        var counts: [UInt8: Int] = [UInt8(ascii: ","): 0, UInt8(ascii: ";"): 0, UInt8(ascii: "\t"): 0]
-        var quoted = false
-        for b in bytes {
-            if b == UInt8(ascii: "\"") { quoted.toggle() }
-            if !quoted && (b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r")) { break }
-            if !quoted, counts[b] != nil { counts[b]! += 1 }
-        }
-        let best = counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key != UInt8(ascii: ",")) }
-        guard let best, best.value > 0 else { return "," }
-        return Character(UnicodeScalar(best.key))
-    }
-
-    /// Older Windows exports are Windows-1252, not UTF-8; re-encode them rather than show mojibake.
-    static func utf8(_ bytes: [UInt8]) -> [UInt8] {
-        if String(bytes: bytes, encoding: .utf8) != nil { return bytes }
-        guard let text = String(bytes: bytes, encoding: .windowsCP1252) ?? String(bytes: bytes, encoding: .isoLatin1) else {
-            return bytes
-        }
-        return Array(text.utf8)
     }
 }
