@@ -45,11 +45,11 @@ public struct LibraryExport: Sendable, Codable, Equatable {
 }
 
 extension LibraryStore {
-    /// Imports a Goodreads, LibraryThing or StoryGraph CSV export (or any CSV with title and author columns).
-    /// A bad row is reported with its line and skipped; a book already present gains the row's IDs instead
-    /// of a copy.
-    public func importCSV(_ text: String, date: Date = Date()) throws -> ImportReport {
-        let (records, problems) = CSV.parse(text)
+    /// Imports a Goodreads, LibraryThing or StoryGraph CSV export (or any CSV with title and author columns),
+    /// as saved: UTF-8 or Windows-1252, comma, semicolon or tab separated. A bad row is reported with its line
+    /// and skipped; a book already present gains the row's IDs instead of a copy.
+    public func importCSV(_ bytes: [UInt8], date: Date = Date()) throws -> ImportReport {
+        let (records, problems) = CSVReader.read(bytes)
         guard let header = records.first else { throw LibraryError.importFailed("the file is empty") }
         guard let format = ImportFormat.detect(header: header.fields) else {
             throw LibraryError.importFailed("not a Goodreads, LibraryThing or StoryGraph export, nor a CSV with title and author columns (its header row has: \(String(header.fields.prefix(6).joined(separator: ", ").unicodeScalars.filter { $0.value >= 32 && $0.value < 127 }.prefix(80)))…)")
@@ -57,7 +57,7 @@ extension LibraryStore {
         let mapper = RowMapper(format: format, header: header.fields, date: date)
         var rows: [(line: Int, work: Work, owned: Bool?)] = []
         var report = ImportReport(format: format, imported: 0, merged: 0,
-                                  skipped: problems.map { .init(line: $0.line, message: $0.message) })
+                                  skipped: problems.map { .init(line: $0.line, message: $0.reason) })
         for record in records.dropFirst() {
             if record.fields.count < header.fields.count / 2 {
                 report.skipped.append(.init(line: record.line, message: "only \(record.fields.count) of \(header.fields.count) columns"))
@@ -70,6 +70,11 @@ extension LibraryStore {
         try importWorks(rows, into: &report, date: date)
         report.skipped.sort { $0.line < $1.line }
         return report
+    }
+
+    /// `importCSV` of text already in memory.
+    public func importCSV(_ text: String, date: Date = Date()) throws -> ImportReport {
+        try importCSV(Array(text.utf8), date: date)
     }
 
     /// Writes imported Works in transactions of a few hundred rows (one per row would be one fsync per row),
@@ -147,7 +152,7 @@ extension LibraryStore {
                 shelf, "", "", entry?.notes ?? "", entry?.readingStatus == .read ? "1" : "0", entry?.isOwned == true ? "1" : "0",
             ])
         }
-        return CSV.write(rows)
+        return CSVWriter.write(rows)
     }
 
     /// Reviewed Works as DTOs, for `library export --format json` (wrapped in the seed-004 envelope by the CLI).

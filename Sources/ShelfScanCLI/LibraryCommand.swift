@@ -116,10 +116,7 @@ struct LibraryImportCommand: ParsableCommand {
             if isJSON {
                 report = try store.importJSON(data)
             } else {
-                guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
-                    throw LibraryError.importFailed("\(file) is not text")
-                }
-                report = try store.importCSV(text)
+                report = try store.importCSV([UInt8](data))
             }
             if output.json { return try out.json(report) }
             out.line("\(file): \(report.imported) imported, \(report.merged) merged into books already there, \(report.skipped.count) skipped")

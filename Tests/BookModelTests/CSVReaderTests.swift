@@ -14,6 +14,13 @@ import Testing
         #expect(records.map(\.line) == [1, 2, 4])
     }
 
+    @Test func quotedCommasAndNewlinesWithBOMAndCRLFKeepTheirLines() {
+        let (records, problems) = parse("\u{FEFF}Title,Author\r\n\"Hello, World\",\"Said \"\"Hi\"\"\"\r\n\"Two\nLines\",B\r\n\r\nlast,row")
+        #expect(problems.isEmpty)
+        #expect(records.map(\.fields) == [["Title", "Author"], ["Hello, World", "Said \"Hi\""], ["Two\nLines", "B"], ["last", "row"]])
+        #expect(records.map(\.line) == [1, 2, 3, 6])
+    }
+
     @Test func byteOrderMarkAndCRLFAreInvisible() {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("Title,Author\r\nÉloge,Érasme\r\n\r\nB,C".utf8)
         let (records, problems) = CSVReader().parse(bytes)

@@ -3,29 +3,6 @@ import Foundation
 import Testing
 @testable import Library
 
-@Suite struct CSVParsing {
-    @Test func quotesCommasNewlinesBOMAndCRLF() {
-        let text = "\u{FEFF}Title,Author\r\n\"Hello, World\",\"Said \"\"Hi\"\"\"\r\n\"Two\nLines\",B\r\n\r\nlast,row"
-        let (records, problems) = CSV.parse(text)
-        #expect(problems.isEmpty)
-        #expect(records.map(\.fields) == [["Title", "Author"], ["Hello, World", "Said \"Hi\""], ["Two\nLines", "B"], ["last", "row"]])
-        #expect(records.map(\.line) == [1, 2, 3, 6])
-    }
-
-    @Test func brokenRecordsAreReportedByLineAndSkipped() {
-        let text = "a,b\nok,1\nbad\"quote,2\n\"never closed,3\nfine,4\n"
-        let (records, problems) = CSV.parse(text)
-        #expect(problems.map(\.line) == [3, 4])
-        #expect(records.map(\.fields) == [["a", "b"], ["ok", "1"], ["fine", "4"]])
-    }
-
-    @Test func writeEscapesOnlyWhatNeedsIt() {
-        #expect(CSV.write([["a", "b,c", "d\"e", "f\ng"]]) == "a,\"b,c\",\"d\"\"e\",\"f\ng\"\r\n")
-        let rows = [["x", "y, \"z\"\r\nw"]]
-        #expect(CSV.parse(CSV.write(rows)).records.map(\.fields) == rows)
-    }
-}
-
 let goodreadsCSV = "\u{FEFF}" + #"""
 Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,Publisher,Binding,Number of Pages,Year Published,Original Publication Year,Date Read,Date Added,Bookshelves,Bookshelves with positions,Exclusive Shelf,My Review,Spoiler,Private Notes,Read Count,Owned Copies\#r
 234225,Dune,Frank Herbert,"Herbert, Frank",,"=""0441172717""","=""9780441172719""",5,4.25,Ace,Mass Market Paperback,604,1990,1965,2024/03/01,2023/12/24,"sf, favorites","sf (#1)",read,,,"Loved it,
@@ -98,6 +75,19 @@ really",1,1\#r
         #expect(piranesi.isOnWishlist && piranesi.libraryEntry?.tags == ["gift", "fantasy"])
         let circe = try #require(works.first { $0.title == "Circe" })
         #expect(circe.libraryEntry?.readingStatus == .onHold && circe.libraryEntry?.rating == 4 && circe.editions.first?.isbns == [])
+    }
+
+    @Test func aSpreadsheetSavedOnWindowsImportsAsItIsMeant() throws {
+        // Semicolons (a Spanish-locale spreadsheet) and Windows-1252: "ñ" is the byte 0xF1, "’" is 0x92.
+        let bytes: [UInt8] = Array("Title;Author;ISBN\r\nCien a".utf8) + [0xF1] + Array("os de soledad;Gabriel Garc".utf8)
+            + [0xED] + Array("a M".utf8) + [0xE1] + Array("rquez;9780307474728\r\nThe Handmaid".utf8) + [0x92]
+            + Array("s Tale;Margaret Atwood;\r\n".utf8)
+        let store = try LibraryStore.inMemory()
+        let report = try store.importCSV(bytes)
+        #expect(report.format == .generic && report.imported == 2 && report.skipped.isEmpty)
+        let titles = try store.works().map(\.title).sorted()
+        #expect(titles == ["Cien años de soledad", "The Handmaid\u{2019}s Tale"])
+        #expect(try store.works().first { $0.title.hasPrefix("Cien") }?.authors.map(\.name) == ["Gabriel García Márquez"])
     }
 
     @Test func unknownFilesAreRefusedWithAReason() throws {
@@ -180,7 +170,7 @@ really",1,1\#r
         }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let text = lines.prefix(201).joined(separator: "\n")
-        let rows = CSV.parse(text).records.count - 1
+        let rows = CSVReader.read(Array(text.utf8)).records.count - 1
         let store = try LibraryStore(path: try temporaryDirectory().appendingPathComponent("lib.sqlite").path)
         let report = try store.importCSV(text)
         #expect(report.imported + report.merged + report.skipped.count == rows)
