@@ -13,8 +13,7 @@ public struct SpineDetector: Sendable {
     public func detect(_ image: RGBImage) -> DetectionResult {
         let p = parameters
         guard image.width >= 8, image.height >= 8 else { return DetectionResult(rows: [], spines: []) }
-        let work = Self.stretched(image.downscaled(maxSide: max(32, p.workingLongSide)), maxGain: p.contrastMaxGain)
-        let maps = EdgeMaps(work, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let (maps, deskew) = workingMaps(image)
         let W = Double(maps.width), H = Double(maps.height)
         var rows: [ShelfRow] = []
         var spines: [DetectedSpine] = []
@@ -25,8 +24,9 @@ public struct SpineDetector: Sendable {
             rows.append(ShelfRow(index: rowIndex, top: Double(band.top) / H, bottom: Double(band.bottom + 1) / H))
             let found = RowSpines.find(maps, band, ceiling: ceiling, p)
             for (k, s) in found.enumerated() {
-                let q = Quad(topLeft: norm(s.quad.topLeft, W, H), topRight: norm(s.quad.topRight, W, H),
-                             bottomRight: norm(s.quad.bottomRight, W, H), bottomLeft: norm(s.quad.bottomLeft, W, H))
+                let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
+                let q = Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
+                             bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft))
                 spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: s.confidence, lying: s.lying))
             }
         }
@@ -38,8 +38,7 @@ public struct SpineDetector: Sendable {
     public func boundaryCandidates(_ image: RGBImage) -> [BoundaryCandidate] {
         let p = parameters
         guard image.width >= 8, image.height >= 8 else { return [] }
-        let work = Self.stretched(image.downscaled(maxSide: max(32, p.workingLongSide)), maxGain: p.contrastMaxGain)
-        let maps = EdgeMaps(work, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let (maps, _) = workingMaps(image)
         var out: [BoundaryCandidate] = []
         for (i, band) in RowFinder.rows(maps, p).enumerated() {
             let prof = BoundaryScorer.profile(maps, top: band.top, bottom: band.bottom, p)
@@ -51,6 +50,18 @@ public struct SpineDetector: Sendable {
             }
         }
         return out
+    }
+
+    /// The edge maps the rows and spines are found on: the photo shrunk, stretched to full contrast and,
+    /// when it was taken off level, levelled (with the turn, to map results back).
+    func workingMaps(_ image: RGBImage) -> (EdgeMaps, Deskew?) {
+        let p = parameters
+        let work = Self.stretched(image.downscaled(maxSide: max(32, p.workingLongSide)), maxGain: p.contrastMaxGain)
+        let maps = EdgeMaps(work, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let angle = Deskew.estimate(maps, p)
+        guard abs(angle) * 180 / .pi >= p.minSkewDegrees else { return (maps, nil) }
+        let deskew = Deskew(angle: angle, centre: Point(x: Double(work.width) / 2, y: Double(work.height) / 2))
+        return (EdgeMaps(deskew.levelled(work), edgeFloor: p.edgeFloor, edgeCap: p.edgeCap), deskew)
     }
 
     /// Stretches luma's 1st-99th percentile range to the full 0-255 (gain at most `maxGain`), so an

@@ -154,6 +154,38 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
         #expect(SpineDetector.stretched(RGBImage(width: 5, height: 5, fill: (r: 90, g: 90, b: 90)), maxGain: 2).pixels.allSatisfy { $0 == 90 })
     }
 
+    /// A photo taken 5 degrees off level: the roll is found from the shelf lines and undone, and the
+    /// quads come back in the photo's own frame, on the tilted spines.
+    @Test func aPhotoTakenOffLevelIsLevelledAndMappedBack() throws {
+        var f = DrawnShelf(width: 640, height: 480)
+        f.board(y: 210, thickness: 24)
+        f.board(y: 440, thickness: 40)
+        f.standing(from: 30, floorY: 210, widths: [40, 52, 36, 58, 45, 50, 38, 44, 60, 42], heights: [170, 160, 180])
+        f.standing(from: 40, floorY: 440, widths: [55, 42, 48, 60, 36, 50, 46, 52, 40], heights: [180, 170, 190], colourOffset: 3)
+        let deskew = Deskew(angle: 5 * .pi / 180, centre: Point(x: 320, y: 240))
+        // Render the shelf turned: each pixel of the photo shows the shelf at the levelled position.
+        let inverse = Deskew(angle: -deskew.angle, centre: deskew.centre)
+        let photo = inverse.levelled(f.image)
+        let truth = f.spines.map { q in
+            Quad(topLeft: deskew.source(q.topLeft), topRight: deskew.source(q.topRight),
+                 bottomRight: deskew.source(q.bottomRight), bottomLeft: deskew.source(q.bottomLeft))
+        }
+        let found = try #require(SpineDetector().workingMaps(photo).1)
+        #expect(abs(found.angle * 180 / .pi - 5) <= 0.5)
+        let r = SpineDetector().detect(photo)
+        let s = score(r, truth, photo)
+        #expect(r.rows.count == 2)
+        #expect(s.hits >= truth.count - 2, "hits \(s.hits) of \(truth.count), detections \(r.spines.count)")
+        #expect(s.meanIoU > 0.7)
+    }
+
+    @Test func aLevelPhotoIsNotTurned() {
+        var f = DrawnShelf(width: 640, height: 420)
+        f.board(y: 380, thickness: 40)
+        f.standing(from: 20, floorY: 380, widths: [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46], heights: [300, 280, 310, 265])
+        #expect(SpineDetector().workingMaps(f.image).1 == nil)
+    }
+
     @Test func uniformImageHasNoSpines() {
         let r = SpineDetector().detect(RGBImage(width: 800, height: 600, fill: (r: 128, g: 128, b: 128)))
         #expect(r.spines.isEmpty)
