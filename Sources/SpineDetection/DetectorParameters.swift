@@ -10,6 +10,15 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var workingLongSide: Int
     /// Gradient magnitude (0...255 Sobel/4 units) at which an edge counts as fully present.
     public var edgeCap: Double
+    /// The photo's roll is searched up to this many degrees either side in these steps, and corrected
+    /// when at least `minSkewDegrees` and when it concentrates the horizontal edges `skewMinGain` times
+    /// better than level does. maxSkewDegrees 0 turns it off.
+    public var maxSkewDegrees: Double
+    public var skewStepDegrees: Double
+    public var minSkewDegrees: Double
+    public var skewMinGain: Double
+    /// Largest contrast stretch applied to the working image before edges are found; 1 turns it off.
+    public var contrastMaxGain: Double
     /// Gradient below this is noise.
     public var edgeFloor: Double
     /// A pixel row belongs to a shelf row when its vertical-edge coverage reaches this fraction of the
@@ -42,6 +51,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var widthPriorWeight: Double
     /// Segments narrower than this fraction of the row height are impossible.
     public var minWidthRatio: Double
+    /// Boundary candidates are local maxima over this many working pixels either side.
+    public var peakRadius: Double
     /// Pieces narrower than this are the gap between two books, not a spine.
     public var gapMaxWidthRatio: Double
     /// Pieces whose two sides differ in lean by more than this are wedge-shaped gaps, not books.
@@ -87,11 +98,11 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
 
     /// Identical to detector-v2.json; used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2", workingLongSide: 640, edgeCap: 24, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
-        widthRatioLogSigma: 0.6, widthPriorWeight: 0.08, minWidthRatio: 0.015, gapMaxWidthRatio: 0.025,
+        widthRatioLogSigma: 0.6, widthPriorWeight: 0.08, minWidthRatio: 0.015, peakRadius: 3, gapMaxWidthRatio: 0.025,
         maxSideAngleDegrees: 3, maxWidthRatio: 0.6, lyingDominance: 1.5, lyingMinEdgeDensity: 0.015,
         lyingBoundaryThreshold: 0.6, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1,
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,

@@ -21,7 +21,8 @@ enum RowSpines {
         let prof = BoundaryScorer.profile(m, top: band.top, bottom: band.bottom, p)
         let prior = Segmenter.Prior(length: rowH, median: p.widthRatioMedian, logSigma: p.widthRatioLogSigma,
                                     weight: p.widthPriorWeight, threshold: threshold(prof.score, p),
-                                    minRatio: p.minWidthRatio, maxRatio: p.maxWidthRatio)
+                                    minRatio: p.minWidthRatio, maxRatio: p.maxWidthRatio,
+                                    peakRadius: Int(p.peakRadius.rounded()))
         let cuts = Segmenter.cuts(suppressingStacks(m, band, prof.score, p), lo: 0, hi: w - 1, prior)
         return pieces(cuts, m, band, ceiling: ceiling, prof: prof, prior: prior, retry: true, p)
     }
@@ -272,7 +273,7 @@ enum RowSpines {
         let prior = Segmenter.Prior(length: stackW, median: p.lyingThicknessRatioMedian,
                                     logSigma: p.widthRatioLogSigma, weight: p.widthPriorWeight,
                                     threshold: p.lyingBoundaryThreshold, minRatio: p.minWidthRatio,
-                                    maxRatio: max(0.5, p.maxWidthRatio * 2))
+                                    maxRatio: max(0.5, p.maxWidthRatio * 2), peakRadius: Int(p.peakRadius.rounded()))
         let cuts = Segmenter.cuts(cov, lo: start, hi: n - 1, prior)
         var out: [Found] = []
         for k in 0..<(cuts.count - 1) {

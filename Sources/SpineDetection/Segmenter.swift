@@ -13,13 +13,16 @@ enum Segmenter {
         var threshold: Double
         var minRatio: Double
         var maxRatio: Double
+        /// Candidate cuts are local maxima over this many pixels either side: a soft boundary's edge
+        /// ramp must give one cut, not one per shoulder.
+        var peakRadius: Int
     }
 
     /// Boundary positions in `lo...hi`, both ends included, chosen from the local maxima of `score`.
     static func cuts(_ score: [Double], lo: Int, hi: Int, _ prior: Prior) -> [Int] {
         guard hi > lo else { return [lo, hi] }
         var cand = [lo]
-        let r = 2
+        let r = max(1, prior.peakRadius)
         for x in (lo + 1)..<hi where score[x] > prior.threshold * 0.6 {
             var isMax = true
             for j in max(lo, x - r)...min(hi, x + r) where j != x {

@@ -13,8 +13,7 @@ public struct SpineDetector: Sendable {
     public func detect(_ image: RGBImage) -> DetectionResult {
         let p = parameters
         guard image.width >= 8, image.height >= 8 else { return DetectionResult(rows: [], spines: []) }
-        let work = image.downscaled(maxSide: max(32, p.workingLongSide))
-        let maps = EdgeMaps(work, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let (maps, deskew) = workingMaps(image)
         let W = Double(maps.width), H = Double(maps.height)
         var rows: [ShelfRow] = []
         var spines: [DetectedSpine] = []
@@ -25,8 +24,9 @@ public struct SpineDetector: Sendable {
             rows.append(ShelfRow(index: rowIndex, top: Double(band.top) / H, bottom: Double(band.bottom + 1) / H))
             let found = RowSpines.find(maps, band, ceiling: ceiling, p)
             for (k, s) in found.enumerated() {
-                let q = Quad(topLeft: norm(s.quad.topLeft, W, H), topRight: norm(s.quad.topRight, W, H),
-                             bottomRight: norm(s.quad.bottomRight, W, H), bottomLeft: norm(s.quad.bottomLeft, W, H))
+                let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
+                let q = Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
+                             bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft))
                 spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: s.confidence, lying: s.lying))
             }
         }
@@ -38,8 +38,7 @@ public struct SpineDetector: Sendable {
     public func boundaryCandidates(_ image: RGBImage) -> [BoundaryCandidate] {
         let p = parameters
         guard image.width >= 8, image.height >= 8 else { return [] }
-        let work = image.downscaled(maxSide: max(32, p.workingLongSide))
-        let maps = EdgeMaps(work, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let (maps, _) = workingMaps(image)
         var out: [BoundaryCandidate] = []
         for (i, band) in RowFinder.rows(maps, p).enumerated() {
             let prof = BoundaryScorer.profile(maps, top: band.top, bottom: band.bottom, p)
@@ -49,6 +48,50 @@ public struct SpineDetector: Sendable {
                                              bottom: Double(band.bottom + 1) / Double(maps.height),
                                              x: (Double(x) + 0.5) / Double(maps.width), score: s[x], cues: prof.cues[x]))
             }
+        }
+        return out
+    }
+
+    /// The edge maps the rows and spines are found on: the photo shrunk, stretched to full contrast and,
+    /// when it was taken off level, levelled (with the turn, to map results back).
+    func workingMaps(_ image: RGBImage) -> (EdgeMaps, Deskew?) {
+        let p = parameters
+        let work = Self.stretched(image.downscaled(maxSide: max(32, p.workingLongSide)), maxGain: p.contrastMaxGain)
+        let maps = EdgeMaps(work, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let angle = Deskew.estimate(maps, p)
+        guard abs(angle) * 180 / .pi >= p.minSkewDegrees else { return (maps, nil) }
+        let deskew = Deskew(angle: angle, centre: Point(x: Double(work.width) / 2, y: Double(work.height) / 2))
+        return (EdgeMaps(deskew.levelled(work), edgeFloor: p.edgeFloor, edgeCap: p.edgeCap), deskew)
+    }
+
+    /// Stretches luma's 1st-99th percentile range to the full 0-255 (gain at most `maxGain`), so an
+    /// underexposed or hazy photo gives edges and contrasts of the strength the weights were fitted on:
+    /// the edge floor and cap and the dark-gap and colour scales are absolute.
+    static func stretched(_ image: RGBImage, maxGain: Double) -> RGBImage {
+        guard maxGain > 1, image.width * image.height > 0 else { return image }
+        var histogram = [Int](repeating: 0, count: 256)
+        image.pixels.withUnsafeBufferPointer { px in
+            for i in stride(from: 0, to: px.count, by: 3) {
+                histogram[(299 * Int(px[i]) + 587 * Int(px[i + 1]) + 114 * Int(px[i + 2])) / 1000] += 1
+            }
+        }
+        let n = image.width * image.height
+        func percentile(_ q: Double) -> Int {
+            var seen = 0
+            for v in 0..<256 { seen += histogram[v]; if Double(seen) >= q * Double(n) { return v } }
+            return 255
+        }
+        let lo = percentile(0.01), hi = percentile(0.99)
+        guard hi > lo else { return image }
+        let gain = min(maxGain, 255 / Double(hi - lo))
+        guard gain > 1.05 else { return image }
+        // Centre the stretch on the range's midpoint so a gain-capped stretch stays inside 0...255.
+        let mid = Double(lo + hi) / 2
+        var table = [UInt8](repeating: 0, count: 256)
+        for v in 0..<256 { table[v] = UInt8(max(0, min(255, (Double(v) - mid) * gain + 127.5))) }
+        var out = image
+        out.pixels.withUnsafeMutableBufferPointer { px in
+            for i in px.indices { px[i] = table[Int(px[i])] }
         }
         return out
     }

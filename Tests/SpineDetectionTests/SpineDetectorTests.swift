@@ -101,24 +101,89 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
         var f = DrawnShelf(width: 640, height: 420)
         f.board(y: 380, thickness: 40)
         f.standing(from: 20, floorY: 380, widths: [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46], heights: [300, 280, 310, 265])
-        // Soft focus (a 9-px box blur) and a veil of haze over it.
-        let w = f.image.width, h = f.image.height, r = 4
-        var hazy = f.image
-        for y in 0..<h {
-            for x in 0..<w {
-                for c in 0..<3 {
-                    var sum = 0, n = 0
-                    for dy in -r...r where y + dy >= 0 && y + dy < h {
-                        for dx in -r...r where x + dx >= 0 && x + dx < w { sum += Int(f.image.pixels[((y + dy) * w + x + dx) * 3 + c]); n += 1 }
+        // Soft focus (a 5-px box blur applied twice: a 9-px triangle, as a defocused lens spreads an edge,
+        // some 50 px on the 12 MP photo) and a veil of haze over it.
+        func blurred(_ img: RGBImage, radius r: Int) -> RGBImage {
+            let w = img.width, h = img.height
+            var out = img
+            for y in 0..<h {
+                for x in 0..<w {
+                    for c in 0..<3 {
+                        var sum = 0, n = 0
+                        for dy in -r...r where y + dy >= 0 && y + dy < h {
+                            for dx in -r...r where x + dx >= 0 && x + dx < w { sum += Int(img.pixels[((y + dy) * w + x + dx) * 3 + c]); n += 1 }
+                        }
+                        out.pixels[(y * w + x) * 3 + c] = UInt8(sum / n)
                     }
-                    hazy.pixels[(y * w + x) * 3 + c] = UInt8(110 + sum / n * 40 / 100)
                 }
             }
+            return out
         }
+        var hazy = blurred(blurred(f.image, radius: 2), radius: 2)
+        for i in hazy.pixels.indices { hazy.pixels[i] = UInt8(110 + Int(hazy.pixels[i]) * 40 / 100) }
         let original = score(SpineDetector().detect(f.image), f.spines, f.image)
         let dim = score(SpineDetector().detect(hazy), f.spines, hazy)
         #expect(dim.hits >= original.hits - 1, "hazy hits \(dim.hits), original \(original.hits)")
         #expect(dim.falsePositives <= original.falsePositives + 1)
+    }
+
+    /// The edge floor and the cue scales are absolute, so the working image is stretched to full contrast
+    /// first: an underexposed photo of a shelf is cut like a well-exposed one.
+    @Test func underexposedShelfIsCutLikeTheOriginal() {
+        var f = DrawnShelf(width: 640, height: 420)
+        f.board(y: 380, thickness: 40)
+        f.standing(from: 20, floorY: 380, widths: [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46], heights: [300, 280, 310, 265])
+        var dark = f.image
+        for i in dark.pixels.indices { dark.pixels[i] = UInt8(Int(dark.pixels[i]) * 12 / 100) }
+        let original = score(SpineDetector().detect(f.image), f.spines, f.image)
+        let under = score(SpineDetector().detect(dark), f.spines, dark)
+        #expect(under.hits >= original.hits - 1, "underexposed hits \(under.hits), original \(original.hits)")
+        #expect(under.falsePositives <= original.falsePositives + 1)
+    }
+
+    @Test func stretchLeavesAFullRangeImageAloneAndNeverClips() {
+        var img = RGBImage(width: 64, height: 8)
+        for x in 0..<64 { for y in 0..<8 { img.pixels[(y * 64 + x) * 3] = UInt8(x * 4); img.pixels[(y * 64 + x) * 3 + 1] = UInt8(x * 4); img.pixels[(y * 64 + x) * 3 + 2] = UInt8(x * 4) } }
+        #expect(SpineDetector.stretched(img, maxGain: 2) == img)
+        var dim = img
+        for i in dim.pixels.indices { dim.pixels[i] = 100 + dim.pixels[i] / 8 }   // 100...131
+        let s = SpineDetector.stretched(dim, maxGain: 2)
+        let before = Set(dim.pixels).count, after = Set(s.pixels).count
+        #expect(after == before)                                  // order kept, no two levels merged
+        #expect((s.pixels.max()! - s.pixels.min()!) > (dim.pixels.max()! - dim.pixels.min()!))
+        #expect(SpineDetector.stretched(RGBImage(width: 5, height: 5, fill: (r: 90, g: 90, b: 90)), maxGain: 2).pixels.allSatisfy { $0 == 90 })
+    }
+
+    /// A photo taken 5 degrees off level: the roll is found from the shelf lines and undone, and the
+    /// quads come back in the photo's own frame, on the tilted spines.
+    @Test func aPhotoTakenOffLevelIsLevelledAndMappedBack() throws {
+        var f = DrawnShelf(width: 640, height: 480)
+        f.board(y: 210, thickness: 24)
+        f.board(y: 440, thickness: 40)
+        f.standing(from: 30, floorY: 210, widths: [40, 52, 36, 58, 45, 50, 38, 44, 60, 42], heights: [170, 160, 180])
+        f.standing(from: 40, floorY: 440, widths: [55, 42, 48, 60, 36, 50, 46, 52, 40], heights: [180, 170, 190], colourOffset: 3)
+        let deskew = Deskew(angle: 5 * .pi / 180, centre: Point(x: 320, y: 240))
+        // Render the shelf turned: each pixel of the photo shows the shelf at the levelled position.
+        let inverse = Deskew(angle: -deskew.angle, centre: deskew.centre)
+        let photo = inverse.levelled(f.image)
+        let truth = f.spines.map { q in
+            Quad(topLeft: deskew.source(q.topLeft), topRight: deskew.source(q.topRight),
+                 bottomRight: deskew.source(q.bottomRight), bottomLeft: deskew.source(q.bottomLeft))
+        }
+        let found = try #require(SpineDetector().workingMaps(photo).1)
+        #expect(abs(found.angle * 180 / .pi - 5) <= 0.5)
+        let r = SpineDetector().detect(photo)
+        let s = score(r, truth, photo)
+        #expect(r.rows.count == 2)
+        #expect(s.hits >= truth.count - 2, "hits \(s.hits) of \(truth.count), detections \(r.spines.count)")
+        #expect(s.meanIoU > 0.7)
+    }
+
+    @Test func aLevelPhotoIsNotTurned() {
+        var f = DrawnShelf(width: 640, height: 420)
+        f.board(y: 380, thickness: 40)
+        f.standing(from: 20, floorY: 380, widths: [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46], heights: [300, 280, 310, 265])
+        #expect(SpineDetector().workingMaps(f.image).1 == nil)
     }
 
     @Test func uniformImageHasNoSpines() {
