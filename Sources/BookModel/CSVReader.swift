@@ -89,7 +89,9 @@ public struct CSVReader: Sendable {
                         i += 1
                     }
                     if !closed {
-                        problems.append(Problem(line: recordLine, reason: "quoted field opened on line \(openLine) is never closed"))
+                        let reason = openLine == recordLine ? "a quoted field is never closed"
+                            : "a quoted field opened on line \(openLine) is never closed"
+                        problems.append(Problem(line: recordLine, reason: reason))
                         i = openIndex
                         while i < n, bytes[i] != lf, bytes[i] != cr { i += 1 }
                         i += (i + 1 < n && bytes[i] == cr && bytes[i + 1] == lf) ? 2 : 1
