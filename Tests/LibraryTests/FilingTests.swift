@@ -8,6 +8,7 @@ import Testing
     @Test func filesEverySpineAsPendingWithItsCrop() throws {
         // Given a photo with three spines, one unreadable
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         // Then every spine is a pending Work, in spine order, with its provenance and crop
         #expect(ids.count == 3)
         let unread = try #require(try store.work(id: ids[1]))
@@ -27,6 +28,7 @@ import Testing
 
     @Test func filingTheSamePhotoTwiceChangesNothing() throws {
         let (store, _, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         let again = try store.file(photo(String(repeating: "a", count: 64), [spine("Other", position: 0)]))
         #expect(again.isEmpty)
         #expect(try store.pendingCount() == 3)
@@ -35,6 +37,7 @@ import Testing
     @Test func rescanReplacesOnlyPendingWorks() throws {
         // Given one spine of the photo verified
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         try store.review(ReviewDecision(workID: ids[2], action: .verify))
         let firstWork = try #require(try store.work(id: ids[0]))
         let oldCrop = try #require(store.cropURL(for: firstWork))
@@ -54,6 +57,7 @@ import Testing
     @Test func aFailedFilingLeavesNothingBehind() throws {
         // Given a store whose crops directory cannot be written (a file sits where the directory should be)
         let dir = try temporaryDirectory()
+        defer { removeTemporary(dir) }
         let store = try LibraryStore(path: dir.appendingPathComponent("library.sqlite").path)
         try FileManager.default.removeItem(at: store.cropsDirectory)
         try Data("x".utf8).write(to: store.cropsDirectory)
@@ -66,6 +70,7 @@ import Testing
 
     @Test func cropsSurviveTheOriginalPhotoMoving() throws {
         let dir = try temporaryDirectory()
+        defer { removeTemporary(dir) }
         let original = dir.appendingPathComponent("shelf.jpg")
         try Data([1, 2, 3]).write(to: original)
         let store = try LibraryStore(path: dir.appendingPathComponent("lib/library.sqlite").path)
@@ -79,6 +84,7 @@ import Testing
 
     @Test func fileStoreUsesWALAndForeignKeys() throws {
         let dir = try temporaryDirectory()
+        defer { removeTemporary(dir) }
         let store = try LibraryStore(path: dir.appendingPathComponent("deep/er/library.sqlite").path)
         let (mode, fk) = try store.writer.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode")!, try Int.fetchOne(db, sql: "PRAGMA foreign_keys")!)
@@ -91,6 +97,7 @@ import Testing
     @Test func upgradesADatabaseMadeByTheFirstMigration() throws {
         // Given a database file created by the first migration only, holding a Work
         let dir = try temporaryDirectory()
+        defer { removeTemporary(dir) }
         let path = dir.appendingPathComponent("old.sqlite").path
         do {
             let queue = try DatabaseQueue(path: path, configuration: LibraryStore.makeConfiguration())
@@ -117,6 +124,7 @@ import Testing
 
     @Test func oneEntryPerWorkIsEnforcedBySQLite() throws {
         let (store, _, dune) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         #expect(throws: DatabaseError.self) {
             try store.writer.write { db in
                 try db.execute(sql: "INSERT INTO libraryEntry (workId, dateAdded, readingStatus, lastModified) VALUES (?, '2024-01-01', 'read', '2024-01-01')",
@@ -129,6 +137,7 @@ import Testing
 @Suite struct DeleteRules {
     @Test func deletingAWorkCascadesToEditionsAndEntryButKeepsAuthors() throws {
         let (store, _, dune) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         try store.deleteWork(id: dune.id!)
         let counts = try store.writer.read { db in
             (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM edition WHERE workId = ?", arguments: [dune.id])!,
@@ -142,6 +151,7 @@ import Testing
 
     @Test func deletingAnEditionNullifiesTheEntryAndKeepsProgress() throws {
         let store = try LibraryStore.inMemory()
+        defer { removeTemporary(store.cropsDirectory) }
         var w = Work(title: "Dune", authors: ["Frank Herbert"], reviewStatus: .verified)
         w.editions = [Edition(isbn: "9780441172719")]
         w = try store.add(w)
@@ -157,6 +167,7 @@ import Testing
 
     @Test func deletingAnAuthorKeepsTheWorks() throws {
         let (store, _, dune) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         let herbert = try #require(try store.authors().first { $0.name == "Frank Herbert" })
         try store.deleteAuthor(id: herbert.id!)
         let after = try #require(try store.work(id: dune.id!))

@@ -18,6 +18,13 @@ func photo(_ hash: String, _ spines: [SpineFiling], path: String = "/photos/shel
     PhotoFiling(contentHash: hash, originalImagePath: path, imageWidth: 4000, imageHeight: 3000, spines: spines)
 }
 
+/// Deletes what a test made under the temporary directory (a `temporaryDirectory()`, or the crops folder an
+/// in-memory store makes there); call it from a `defer`, so a failing test cleans up too.
+func removeTemporary(_ url: URL) {
+    try? FileManager.default.removeItem(at: url)
+}
+
+/// A fresh folder under the temporary directory; the test removes it with `removeTemporary`.
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("shelfscan-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

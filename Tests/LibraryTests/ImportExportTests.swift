@@ -19,6 +19,7 @@ really",1,1\#r
 @Suite struct Importing {
     @Test func goodreadsExportImportsWithLineNumberedProblems() throws {
         let store = try LibraryStore.inMemory()
+        defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(goodreadsCSV)
         #expect(report.format == .goodreads && report.imported == 3 && report.merged == 1)
         #expect(report.skipped.map(\.line) == [5, 6, 7])
@@ -48,6 +49,7 @@ really",1,1\#r
         "103","","1","Nobody","","","","","","","","","","","","","2021-01-01","","","","",""
         """
         let store = try LibraryStore.inMemory()
+        defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(csv)
         #expect(report.format == .librarything && report.imported == 2 && report.skipped.map(\.line) == [4])
         let lhod = try #require(try store.works().first { $0.title == "The Left Hand of Darkness" })
@@ -66,6 +68,7 @@ really",1,1\#r
         Circe,Madeline Miller,,abc123xyz,digital,paused,2023/04/01,,,0,,,3.75,,,,Yes
         """
         let store = try LibraryStore.inMemory()
+        defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(csv)
         #expect(report.format == .storygraph && report.imported == 3 && report.skipped.isEmpty)
         let works = try store.works()
@@ -83,6 +86,7 @@ really",1,1\#r
             + [0xED] + Array("a M".utf8) + [0xE1] + Array("rquez;9780307474728\r\nThe Handmaid".utf8) + [0x92]
             + Array("s Tale;Margaret Atwood;\r\n".utf8)
         let store = try LibraryStore.inMemory()
+        defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(bytes)
         #expect(report.format == .generic && report.imported == 2 && report.skipped.isEmpty)
         let titles = try store.works().map(\.title).sorted()
@@ -92,6 +96,7 @@ really",1,1\#r
 
     @Test func unknownFilesAreRefusedWithAReason() throws {
         let store = try LibraryStore.inMemory()
+        defer { removeTemporary(store.cropsDirectory) }
         #expect(throws: LibraryError.self) { try store.importCSV("") }
         do { _ = try store.importCSV("foo,bar\n1,2\n"); Issue.record("expected failure") } catch {
             #expect("\(error)".contains("not a Goodreads, LibraryThing or StoryGraph export"))
@@ -111,12 +116,15 @@ really",1,1\#r
 
     @Test func csvExportImportsBackToTheSameLibrary() throws {
         let source = try LibraryStore.inMemory()
+        defer { removeTemporary(source.cropsDirectory) }
         _ = try source.importCSV(goodreadsCSV)
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         _ = store; _ = ids
         let csv = try source.exportCSV()
         #expect(csv.hasPrefix("Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating"))
         let target = try LibraryStore.inMemory()
+        defer { removeTemporary(target.cropsDirectory) }
         let report = try target.importCSV(csv)
         #expect(report.skipped.isEmpty && report.imported == 3)
         #expect(comparable(try target.works()) == comparable(try source.works()))
@@ -124,6 +132,7 @@ really",1,1\#r
 
     @Test func jsonExportIsTheSeedEnvelopeAndImportsBack() throws {
         let (source, ids, _) = try seededStore()
+        defer { removeTemporary(source.cropsDirectory) }
         try source.review(ReviewDecision(workID: ids[2], action: .verify), defaults: ReviewDefaults(readingStatus: .wishlist, owned: false))
         var w = Work(title: "The Little Prince", authors: ["Antoine de Saint-Exupéry"], reviewStatus: .verified)
         w.addAuthor(Author(name: "Antoine de Saint-Exupéry"), role: .illustrator)
@@ -135,6 +144,7 @@ really",1,1\#r
         let top = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         #expect(top["success"] as? Bool == true && (top["meta"] as? [String: Any])?["timestamp"] != nil)
         let target = try LibraryStore.inMemory()
+        defer { removeTemporary(target.cropsDirectory) }
         let report = try target.importJSON(data)
         #expect(report.imported == 3 && report.skipped.isEmpty)
         #expect(comparable(try target.works()) == comparable(try source.works()))
@@ -153,6 +163,7 @@ really",1,1\#r
             Cosmos,Carl Sagan; Ann Druyan,520 Sag,,
             """
         let store = try LibraryStore.inMemory()
+        defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(csv)
         #expect(report.format == .generic && report.imported == 2 && report.skipped.map(\.line) == [3])
         let bunge = try #require(try store.works().first { $0.title.hasPrefix("Las Pseudociencias") })
@@ -171,7 +182,9 @@ really",1,1\#r
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let text = lines.prefix(201).joined(separator: "\n")
         let rows = CSVReader.read(Array(text.utf8)).records.count - 1
-        let store = try LibraryStore(path: try temporaryDirectory().appendingPathComponent("lib.sqlite").path)
+        let dir = try temporaryDirectory()
+        defer { removeTemporary(dir) }
+        let store = try LibraryStore(path: dir.appendingPathComponent("lib.sqlite").path)
         let report = try store.importCSV(text)
         #expect(report.imported + report.merged + report.skipped.count == rows)
         #expect(rows > 180 && report.imported > rows * 3 / 4, "most of the catalogue is importable")

@@ -6,6 +6,7 @@ import Testing
 @Suite struct Decisions {
     @Test func verifyFilesAnOwnedToReadCopyAndUndoPutsItBack() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         let before = try #require(try store.work(id: ids[2]))
         let receipt = try store.review(ReviewDecision(workID: ids[2], action: .verify, expectedRevision: before.revision))
         let after = try #require(try store.work(id: ids[2]))
@@ -23,6 +24,7 @@ import Testing
 
     @Test func verifyDefaultsAreConfigurable() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         try store.review(ReviewDecision(workID: ids[2], action: .verify), defaults: ReviewDefaults(readingStatus: .wishlist, owned: false))
         let w = try #require(try store.work(id: ids[2]))
         #expect(w.isOnWishlist && !w.isOwned && w.editions.isEmpty)
@@ -33,6 +35,7 @@ import Testing
 
     @Test func anUnreadSpineCannotBeVerifiedUntilEdited() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         #expect(throws: LibraryError.self) { try store.review(ReviewDecision(workID: ids[1], action: .verify)) }
         #expect(try store.work(id: ids[1])?.reviewStatus == .needsReview)
         #expect(try store.journal().isEmpty, "a refused decision leaves no journal row")
@@ -40,6 +43,7 @@ import Testing
 
     @Test func editValidatesThenAppliesAndUndoes() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         let before = try #require(try store.work(id: ids[1]))
         // An invalid edit changes nothing and says which rule it broke
         do {
@@ -65,6 +69,7 @@ import Testing
 
     @Test func rejectRemovesFromQueueAndUndoRestoresWithCrop() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         let rejected = try #require(try store.work(id: ids[1]))
         let crop = try #require(store.cropURL(for: rejected))
         try store.review(ReviewDecision(workID: ids[1], action: .reject))
@@ -78,6 +83,7 @@ import Testing
 
     @Test func mergeGivesTheKeptWorkTheOthersIDsAndUndoSplitsThem() throws {
         let (store, ids, dune) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         let pendingDune = try #require(try store.work(id: ids[0]))
         let dupes = try store.duplicates(of: pendingDune)
         #expect(dupes.first?.id == dune.id && dupes.first?.reason == .isbn("0441172717"))
@@ -97,6 +103,7 @@ import Testing
 
     @Test func undoWalksBackInOrderAndRefusesWhenAWorkChangedSince() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         try store.review(ReviewDecision(workID: ids[0], action: .verify, session: "s1"))
         try store.review(ReviewDecision(workID: ids[2], action: .reject, session: "s2"))
         #expect(try store.undoLast(session: "s1").restoredWorkIDs == [ids[0]], "a session undoes its own decision")
@@ -114,6 +121,7 @@ import Testing
 
     @Test func staleRevisionIsAConflict() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         let seen = try #require(try store.work(id: ids[2]))
         try store.review(ReviewDecision(workID: ids[2], action: .edit(WorkEdit(title: "The Dispossessed: An Ambiguous Utopia"))))
         #expect(throws: LibraryError.conflict(ids[2], expected: seen.revision, actual: seen.revision + 1)) {
@@ -126,6 +134,7 @@ import Testing
 @Suite struct Queue {
     @Test func nextWrapsAndPositionsAreCounted() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         let more = try store.file(photo("b", [spine("X", ["Y"], position: 0)]))
         let first = try #require(try store.nextPending())
         #expect(first.work.id == ids[0] && first.queuePosition == 1 && first.pendingCount == 4)
@@ -142,6 +151,7 @@ import Testing
 
     @Test func resumeStartsWhereTheLastSessionStopped() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         #expect(try store.resumeItem()?.work.id == ids[0])
         try store.saveCursor(ids[1])
         #expect(try store.resumeItem()?.work.id == ids[1])
@@ -152,6 +162,7 @@ import Testing
 
     @Test func statsCountEverything() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         try store.review(ReviewDecision(workID: ids[2], action: .verify))
         let s = try store.stats()
         #expect(s.works == 4 && s.pending == 2 && s.verified == 2 && s.photos == 1 && s.owned == 1 && s.decisions == 1)
@@ -163,6 +174,7 @@ import Testing
     @Test func twoWritersNeverLoseAnUpdate() async throws {
         // Given two stores (two connections, as two processes would have) on one WAL file
         let dir = try temporaryDirectory()
+        defer { removeTemporary(dir) }
         let path = dir.appendingPathComponent("library.sqlite").path
         let a = try LibraryStore(path: path), b = try LibraryStore(path: path)
         var w = Work(title: "Shared", authors: ["Someone"], reviewStatus: .verified)
@@ -190,6 +202,7 @@ import Testing
 
     @Test func twoSessionsDecidingTheSameWorkExactlyOneWins() async throws {
         let dir = try temporaryDirectory()
+        defer { removeTemporary(dir) }
         let path = dir.appendingPathComponent("library.sqlite").path
         let a = try LibraryStore(path: path), b = try LibraryStore(path: path)
         let ids = try a.file(photo("h", (0..<30).map { spine("Book \($0)", ["Author \($0)"], position: $0) }))
@@ -206,6 +219,7 @@ import Testing
 @Suite struct EditsOfLibraryBooks {
     @Test func editingAReadBookKeepsItsStatusUnlessOneIsGiven() throws {
         let (store, _, dune) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         var d = dune
         d.libraryEntry?.acquireEdition(dune.editions[0].id!, status: .read)
         d = try store.update(d)
@@ -220,6 +234,7 @@ import Testing
 
     @Test func mergingIntoAPendingWorkPutsItInTheLibrary() throws {
         let (store, ids, _) = try seededStore()
+        defer { removeTemporary(store.cropsDirectory) }
         try store.review(ReviewDecision(workID: ids[1], action: .merge(into: ids[2])))
         let kept = try #require(try store.work(id: ids[2]))
         #expect(kept.reviewStatus == .verified && kept.isOwned && kept.libraryEntry?.readingStatus == .toRead)

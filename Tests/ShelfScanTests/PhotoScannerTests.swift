@@ -98,6 +98,7 @@ struct PhotoScannerTests {
         let path = dir.appendingPathComponent("bad.jpg").path
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]).write(to: URL(fileURLWithPath: path))
         let store = try LibraryStore.inMemory()
+        defer { try? FileManager.default.removeItem(at: store.cropsDirectory) }
         guard case .failed(_, let reason) = await Self.scanner(library: store).scan(photoAt: path) else {
             Issue.record("a corrupt photo must fail"); return
         }
