@@ -98,10 +98,8 @@ public enum ShelfscanProcess {
         return process
     }
 
-    /// A fresh temporary directory.
+    /// A fresh temporary directory (under `ScratchDirectory.root`, removed at exit).
     public static func temporaryDirectory(_ label: String = "shelfscan-test") throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
+        try ScratchDirectory.make(label)
     }
 }

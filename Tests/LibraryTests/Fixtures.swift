@@ -1,5 +1,6 @@
 import BookModel
 import Foundation
+import ShelfScanTestSupport
 @testable import Library
 
 /// A few bytes standing for a JPEG: the store treats crops as opaque files.
@@ -24,12 +25,9 @@ func removeTemporary(_ url: URL) {
     try? FileManager.default.removeItem(at: url)
 }
 
-/// A fresh folder under the temporary directory; the test removes it with `removeTemporary`.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("shelfscan-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+/// A fresh folder under the test run's scratch root; the test removes it with `removeTemporary`, and the
+/// root goes at exit whatever happens.
+func temporaryDirectory() throws -> URL { try ScratchDirectory.make("library") }
 
 /// A store holding one verified "Dune" and one photo with three pending spines (Dune again, an unread one,
 /// and The Dispossessed).

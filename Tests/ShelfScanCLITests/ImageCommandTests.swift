@@ -14,11 +14,7 @@ struct ImageCommandTests {
         return Run(status: r.status, stdout: r.stdout, stderr: r.stderr, signalled: r.signalled)
     }
 
-    static func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shelfscan-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func tempDir() throws -> URL { try ScratchDirectory.make("cli") }
 
     static func photo(width: Int = 64, height: Int = 48) -> RGBImage {
         var px = [UInt8](repeating: 0, count: width * height * 3)

@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 import Library
 import ShelfImage
+import ShelfScanTestSupport
 
 /// A library on disk with four pending spines (real JPEG crops) and one reviewed book.
 enum ReviewFixture {
@@ -31,9 +32,5 @@ enum ReviewFixture {
         return (path, store, ids)
     }
 
-    static func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shelfscan-review-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func tempDir() throws -> URL { try ScratchDirectory.make("review") }
 }

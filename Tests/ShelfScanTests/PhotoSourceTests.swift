@@ -1,11 +1,12 @@
 import Foundation
+import ShelfScanTestSupport
 import Testing
 @testable import ShelfScan
 import SpineDetection
 
 struct PhotoSourceTests {
     static func tree(_ files: [String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("photosource-\(UUID().uuidString)")
+        let root = try ScratchDirectory.make("photosource")
         for file in files {
             let url = root.appendingPathComponent(file)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -13,10 +13,8 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
 
 @Suite struct SpineDetectorTests {
     @Test func findsEveryUprightSpineOnOneShelf() {
-        var f = DrawnShelf(width: 640, height: 420)
-        f.board(y: 380, thickness: 40)
-        let widths: [Double] = [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46]
-        f.standing(from: 20, floorY: 380, widths: widths, heights: [300, 280, 310, 265, 295])
+        let f = twelveSpines()
+        let widths = f.spines
         let r = SpineDetector().detect(f.image)
         let s = score(r, f.spines, f.image)
         #expect(r.rows.count == 1)
@@ -95,50 +93,58 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
         #expect(s.falsePositives <= 1, "detections \(r.spines.count)")
     }
 
-    /// Soft focus and haze weaken every boundary of a row alike; a blurred, low-contrast copy of a shelf
-    /// is still cut like the original.
-    @Test func softFocusAndHazeDoNotChangeTheCut() {
+    /// Twelve upright spines of mixed widths and heights on one board.
+    private func twelveSpines() -> DrawnShelf {
         var f = DrawnShelf(width: 640, height: 420)
         f.board(y: 380, thickness: 40)
         f.standing(from: 20, floorY: 380, widths: [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46], heights: [300, 280, 310, 265])
-        // Soft focus (a 5-px box blur applied twice: a 9-px triangle, as a defocused lens spreads an edge,
-        // some 50 px on the 12 MP photo) and a veil of haze over it.
-        func blurred(_ img: RGBImage, radius r: Int) -> RGBImage {
-            let w = img.width, h = img.height
-            var out = img
-            for y in 0..<h {
-                for x in 0..<w {
-                    for c in 0..<3 {
-                        var sum = 0, n = 0
-                        for dy in -r...r where y + dy >= 0 && y + dy < h {
-                            for dx in -r...r where x + dx >= 0 && x + dx < w { sum += Int(img.pixels[((y + dy) * w + x + dx) * 3 + c]); n += 1 }
-                        }
-                        out.pixels[(y * w + x) * 3 + c] = UInt8(sum / n)
+        return f
+    }
+
+    /// `altered` (the same shelf, photographed worse) is cut like the original: at most one hit lost
+    /// and one false positive gained.
+    private func expectCutLikeTheOriginal(_ f: DrawnShelf, _ altered: RGBImage, _ what: String) {
+        let original = score(SpineDetector().detect(f.image), f.spines, f.image)
+        let worse = score(SpineDetector().detect(altered), f.spines, altered)
+        #expect(worse.hits >= original.hits - 1, "\(what) hits \(worse.hits), original \(original.hits)")
+        #expect(worse.falsePositives <= original.falsePositives + 1, "\(what)")
+    }
+
+    /// A box blur of radius `r`, per channel.
+    private func blurred(_ img: RGBImage, radius r: Int) -> RGBImage {
+        let w = img.width, h = img.height
+        var out = img
+        for y in 0..<h {
+            for x in 0..<w {
+                for c in 0..<3 {
+                    var sum = 0, n = 0
+                    for dy in -r...r where y + dy >= 0 && y + dy < h {
+                        for dx in -r...r where x + dx >= 0 && x + dx < w { sum += Int(img.pixels[((y + dy) * w + x + dx) * 3 + c]); n += 1 }
                     }
+                    out.pixels[(y * w + x) * 3 + c] = UInt8(sum / n)
                 }
             }
-            return out
         }
+        return out
+    }
+
+    /// Soft focus and haze weaken every boundary of a row alike; a blurred, low-contrast copy of a shelf
+    /// is still cut like the original. The blur is a 5-px box applied twice (a 9-px triangle, as a
+    /// defocused lens spreads an edge; some 50 px on the 12 MP photo).
+    @Test func softFocusAndHazeDoNotChangeTheCut() {
+        let f = twelveSpines()
         var hazy = blurred(blurred(f.image, radius: 2), radius: 2)
         for i in hazy.pixels.indices { hazy.pixels[i] = UInt8(110 + Int(hazy.pixels[i]) * 40 / 100) }
-        let original = score(SpineDetector().detect(f.image), f.spines, f.image)
-        let dim = score(SpineDetector().detect(hazy), f.spines, hazy)
-        #expect(dim.hits >= original.hits - 1, "hazy hits \(dim.hits), original \(original.hits)")
-        #expect(dim.falsePositives <= original.falsePositives + 1)
+        expectCutLikeTheOriginal(f, hazy, "hazy")
     }
 
     /// The edge floor and the cue scales are absolute, so the working image is stretched to full contrast
     /// first: an underexposed photo of a shelf is cut like a well-exposed one.
     @Test func underexposedShelfIsCutLikeTheOriginal() {
-        var f = DrawnShelf(width: 640, height: 420)
-        f.board(y: 380, thickness: 40)
-        f.standing(from: 20, floorY: 380, widths: [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46], heights: [300, 280, 310, 265])
+        let f = twelveSpines()
         var dark = f.image
         for i in dark.pixels.indices { dark.pixels[i] = UInt8(Int(dark.pixels[i]) * 12 / 100) }
-        let original = score(SpineDetector().detect(f.image), f.spines, f.image)
-        let under = score(SpineDetector().detect(dark), f.spines, dark)
-        #expect(under.hits >= original.hits - 1, "underexposed hits \(under.hits), original \(original.hits)")
-        #expect(under.falsePositives <= original.falsePositives + 1)
+        expectCutLikeTheOriginal(f, dark, "underexposed")
     }
 
     @Test func stretchLeavesAFullRangeImageAloneAndNeverClips() {
@@ -180,10 +186,7 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
     }
 
     @Test func aLevelPhotoIsNotTurned() {
-        var f = DrawnShelf(width: 640, height: 420)
-        f.board(y: 380, thickness: 40)
-        f.standing(from: 20, floorY: 380, widths: [38, 52, 30, 61, 44, 35, 70, 48, 40, 55, 33, 46], heights: [300, 280, 310, 265])
-        #expect(SpineDetector().workingMaps(f.image).1 == nil)
+        #expect(SpineDetector().workingMaps(twelveSpines().image).1 == nil)
     }
 
     @Test func uniformImageHasNoSpines() {

@@ -10,7 +10,7 @@ struct CacheAndKeyTests {
     func cacheHits() async throws {
         let server = try FakeVisionServer(apiKey: "sk-secret-123")
         defer { server.stop() }
-        let dir = temporaryDirectory()
+        let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let crops = (0..<5).map { crop($0, width: 30 + $0, height: 300) }
         let first = try reader(.openai, server, key: "sk-secret-123") { $0.cacheDirectory = dir }
@@ -49,7 +49,7 @@ struct CacheAndKeyTests {
     func failuresNotCached() async throws {
         let server = try FakeVisionServer()
         defer { server.stop() }
-        let dir = temporaryDirectory()
+        let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         server.inject(.serverError)
         let r = try reader(.openai, server) {
@@ -64,7 +64,7 @@ struct CacheAndKeyTests {
 
     @Test("Key resolution: kind variable, then SHELFSCAN_API_KEY, then the config file")
     func keyResolution() throws {
-        let dir = temporaryDirectory()
+        let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let config = dir.appendingPathComponent("shelfscan/config.json")
         try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)

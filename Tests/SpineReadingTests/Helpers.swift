@@ -29,8 +29,4 @@ func reader(_ kind: ReaderConfiguration.Kind, _ server: FakeVisionServer, key: S
     return try ReaderFactory.make(c, environment: env)
 }
 
-func temporaryDirectory() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("spine-reading-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+func temporaryDirectory() throws -> URL { try ScratchDirectory.make("spine-reading") }
