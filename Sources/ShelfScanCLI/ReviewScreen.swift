@@ -61,7 +61,8 @@ struct ReviewScreen {
         var body: [String]
         switch s.mode {
         case .help: body = help()
-        case .empty, .finished where s.item == nil:
+        // Finished with the last item still on screen shows that item; with none, the same as empty.
+        case _ where s.mode == .empty || (s.mode == .finished && s.item == nil):
             body = ["", style.bold("Nothing waiting for review."), "",
                     "Decided this session: \(s.decided).", "Press U to undo the last decision, Q to quit."]
         default: body = info(s, width: columns - cropWidth - 2)

@@ -133,7 +133,7 @@ struct ScanCommand: AsyncParsableCommand {
             configuration: configuration,
             reader: readerConfiguration,
             catalogPath: catalog,
-            libraryPath: dryRun ? nil : try library.resolvedPath()
+            libraryPath: dryRun ? nil : library.resolvedPath()
         )
     }
 }

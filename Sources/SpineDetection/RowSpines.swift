@@ -17,7 +17,6 @@ enum RowSpines {
     static func find(_ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int, _ p: DetectorParameters) -> [Found] {
         let w = m.width
         let rowH = Double(band.bottom - band.top + 1)
-        let yc = Double(band.top + band.bottom) / 2
         let prof = BoundaryScorer.profile(m, top: band.top, bottom: band.bottom, p)
         let prior = Segmenter.Prior(length: rowH, median: p.widthRatioMedian, logSigma: p.widthRatioLogSigma,
                                     weight: p.widthPriorWeight, threshold: threshold(prof.score, p),
