@@ -4,8 +4,8 @@ import Foundation
 /// straight line through the whole row height is scored by how much of it carries a near-vertical edge
 /// (coverage, not sum, so a bright label edge cannot outvote a faint full-height seam), whether it runs
 /// in a dark shadow valley, how different the colours on its two sides are, and whether its edge reaches the
-/// foot of the row. The weights are a logistic regression's (boundary vs. other peaks, fitted on the
-/// training split that scripts/fit-detector.py states), so the score reads as log-odds up to a scale.
+/// foot of the row. The weights come from a logistic regression of boundary against other peaks
+/// (scripts/fit-boundaries.py, on the training split it states), so the score reads as log-odds up to a scale.
 struct BoundaryProfile {
     /// Best score per column (x at the row's middle height).
     var score: [Double]
@@ -13,9 +13,9 @@ struct BoundaryProfile {
     var slope: [Double]
     /// The row's dominant slope: spines in one bay lean together.
     var rowSlope: Double
-    /// The cues behind each column's best line, in `BoundaryCandidate.cueNames` order: what scripts/fit-boundaries.py
-    /// fits the weights on.
-    var cues: [[Double]]
+    /// The cues behind each column's best line, four per column (x * 4 ..< x * 4 + 4) in
+    /// `BoundaryCandidate.cueNames` order: what scripts/fit-boundaries.py fits the weights on.
+    var cues: [Double]
 }
 
 enum BoundaryScorer {
@@ -100,7 +100,7 @@ enum BoundaryScorer {
         }
         let d = max(2, w / 250), s = max(3, w / 100)
         var score = [Double](repeating: 0, count: w), slope = [Double](repeating: rowSlope, count: w)
-        var cues = [[Double]](repeating: [0, 0, 0, 0], count: w)
+        var cues = [Double](repeating: 0, count: w * 4)
         for a in 0..<nA {
             for x in 0..<w {
                 let tiltPenalty = p.tiltPenalty * abs(atan(slopes[a]) - atan(slopes[localA[x]])) / (p.maxTiltDegrees * .pi / 180)
@@ -120,7 +120,8 @@ enum BoundaryScorer {
                     + p.footWeight * min(cov[a][x], foot[a][x])
                 if v > score[x] {
                     score[x] = v; slope[x] = slopes[a]
-                    cues[x] = [cov[a][x], min(cov[a][x], foot[a][x]), dark, colour]
+                    cues[4 * x] = cov[a][x]; cues[4 * x + 1] = min(cov[a][x], foot[a][x])
+                    cues[4 * x + 2] = dark; cues[4 * x + 3] = colour
                 }
             }
         }

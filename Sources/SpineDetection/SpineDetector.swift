@@ -46,7 +46,7 @@ public struct SpineDetector: Sendable {
             for x in 1..<max(1, s.count - 1) where s[x] >= s[x - 1] && s[x] > s[x + 1] && s[x] >= 0.3 * p.boundaryThreshold {
                 out.append(BoundaryCandidate(row: i, top: Double(band.top) / Double(maps.height),
                                              bottom: Double(band.bottom + 1) / Double(maps.height),
-                                             x: (Double(x) + 0.5) / Double(maps.width), score: s[x], cues: prof.cues[x]))
+                                             x: (Double(x) + 0.5) / Double(maps.width), score: s[x], cues: Array(prof.cues[(4 * x)..<(4 * x + 4)])))
             }
         }
         return out
