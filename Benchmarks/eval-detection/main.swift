@@ -90,16 +90,8 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
 /// fp.background (over no spine: gap, board, wall), fp.part (inside one spine: a split or a short box),
 /// fp.merge (across two or more spines), fp.offset (one spine, shifted), and the same for misses.
 func errorKinds(_ det: [[Point]], _ truth: [([Point], Bool)], into kinds: inout [String: Int]) {
-    var pairs: [(Double, Int, Int)] = []
-    for (i, d) in det.enumerated() {
-        for (j, t) in truth.enumerated() {
-            let v = PolygonIoU.iou(d, t.0)
-            if v >= 0.5 { pairs.append((v, i, j)) }
-        }
-    }
-    pairs.sort { $0.0 > $1.0 }
-    var usedD = Set<Int>(), usedT = Set<Int>()
-    for (_, i, j) in pairs where !usedD.contains(i) && !usedT.contains(j) { usedD.insert(i); usedT.insert(j) }
+    let pairs = DetectionScore.matches(detections: det, truth: truth.map(\.0))
+    let usedD = Set(pairs.map(\.detection)), usedT = Set(pairs.map(\.truth))
     func kind(_ a: [Point], among others: [[Point]]) -> String {
         let area = PolygonIoU.area(a)
         let cover = others.map { PolygonIoU.area(PolygonIoU.intersection(a, $0)) / max(1e-12, area) }

@@ -58,8 +58,8 @@ public struct DetectionResult: Sendable, Codable, Equatable {
     public init(rows: [ShelfRow], spines: [DetectedSpine]) { self.rows = rows; self.spines = spines }
 }
 
-/// A place in a row where a boundary between spines may run (normalized coordinates; `x` at the row's
-/// middle height).
+/// A place in a row where a boundary between spines may run (normalized coordinates of the working
+/// image, levelled when the photo was taken off level; `x` at the row's middle height).
 public struct BoundaryCandidate: Sendable, Equatable {
     /// The order of `cues`: edge coverage along the line, coverage at the row's foot (capped by the
     /// former), dark-gap depth and colour change across the line; the score weighs them with

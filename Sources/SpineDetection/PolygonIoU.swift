@@ -89,22 +89,32 @@ public struct DetectionScore: Sendable, Equatable {
 
     /// `truth` entries are (polygon, dontCare). Polygons in any common frame (e.g. normalized).
     public static func score(detections: [[Point]], truth: [(polygon: [Point], partial: Bool)], threshold: Double = 0.5) -> DetectionScore {
+        let pairs = matches(detections: detections, truth: truth.map(\.polygon), threshold: threshold)
+        var s = DetectionScore()
+        for m in pairs where !truth[m.truth].partial { s.hits += 1; s.iouSum += m.iou }
+        s.falsePositives = detections.count - pairs.count
+        let matchedTruth = Set(pairs.map(\.truth))
+        s.misses = truth.indices.filter { !matchedTruth.contains($0) && !truth[$0].partial }.count
+        return s
+    }
+
+    /// The one-to-one matching itself: pairs at IoU >= threshold, taken greedily from the highest IoU.
+    public static func matches(detections: [[Point]], truth: [[Point]], threshold: Double = 0.5)
+        -> [(detection: Int, truth: Int, iou: Double)] {
         var pairs: [(Double, Int, Int)] = []
         for (i, d) in detections.enumerated() {
             for (j, t) in truth.enumerated() {
-                let v = PolygonIoU.iou(d, t.0)
+                let v = PolygonIoU.iou(d, t)
                 if v >= threshold { pairs.append((v, i, j)) }
             }
         }
         pairs.sort { $0.0 > $1.0 }
         var usedD = Set<Int>(), usedT = Set<Int>()
-        var s = DetectionScore()
+        var out: [(detection: Int, truth: Int, iou: Double)] = []
         for (v, i, j) in pairs where !usedD.contains(i) && !usedT.contains(j) {
             usedD.insert(i); usedT.insert(j)
-            if !truth[j].1 { s.hits += 1; s.iouSum += v }
+            out.append((i, j, v))
         }
-        s.falsePositives = detections.count - usedD.count
-        s.misses = truth.enumerated().filter { !usedT.contains($0.offset) && !$0.element.1 }.count
-        return s
+        return out
     }
 }
