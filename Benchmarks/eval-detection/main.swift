@@ -8,7 +8,8 @@ import Foundation
 import ShelfImage
 import SpineDetection
 
-struct Truth { var polygons: [([Point], Bool)]; var imagePath: String }
+/// `lying[i]`: the ground truth marks spine i as a book lying flat in a stack (samples/ carry the flag).
+struct Truth { var polygons: [([Point], Bool)]; var lying: [Bool]; var imagePath: String }
 
 func argument(_ name: String) -> String? {
     let a = CommandLine.arguments
@@ -23,6 +24,7 @@ func loadTruth(_ jsonPath: String, imageDir: String) -> Truth? {
           let w = (obj["width"] as? NSNumber)?.doubleValue, let h = (obj["height"] as? NSNumber)?.doubleValue,
           let spines = obj["spines"] as? [[String: Any]] else { return nil }
     var polys: [([Point], Bool)] = []
+    var lying: [Bool] = []
     for s in spines {
         guard let poly = s["polygon"] as? [[Any]] else { continue }
         let pts = poly.compactMap { p -> Point? in
@@ -31,13 +33,14 @@ func loadTruth(_ jsonPath: String, imageDir: String) -> Truth? {
         }
         guard pts.count >= 3 else { continue }
         polys.append((pts, (s["partial"] as? Bool) ?? false))
+        lying.append((s["lying"] as? Bool) ?? false)
     }
     let base = (jsonPath as NSString).deletingPathExtension
     var candidates: [String] = []
     if let name = obj["image"] as? String { candidates.append((imageDir as NSString).appendingPathComponent((name as NSString).lastPathComponent)) }
     candidates += [base + ".jpg", base + ".jpeg", base + ".png"]
     guard let img = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else { return nil }
-    return Truth(polygons: polys, imagePath: img)
+    return Truth(polygons: polys, lying: lying, imagePath: img)
 }
 
 func decodeReduced(_ path: String) throws -> RGBImage {
@@ -55,11 +58,18 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     print("photo".padding(toLength: 28, withPad: " ", startingAt: 0) + "  truth  det  hits   FP  miss   prec    rec     F1   mIoU")
     var total = DetectionScore()
     var kinds: [String: Int] = [:]
+    var lyingTruth = 0, lyingFound = 0, lyingFlagged = 0
     for (name, t) in items {
         guard let img = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
         let r = detector.detect(img)
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
         total = total + s
+        // Books lying flat, on their own: found (IoU >= 0.5) and, if found, flagged `lying`.
+        let pairs = DetectionScore.matches(detections: r.spines.map(\.quad.points), truth: t.polygons.map(\.0))
+        for (j, isLying) in t.lying.enumerated() where isLying && !t.polygons[j].1 {
+            lyingTruth += 1
+            if let m = pairs.first(where: { $0.truth == j }) { lyingFound += 1; if r.spines[m.detection].lying { lyingFlagged += 1 } }
+        }
         if explain { errorKinds(r.spines.map(\.quad.points), t.polygons, into: &kinds) }
         if let dump { dump.write(boundaryRows(name, img, t, detector)) }
         let nTruth = t.polygons.filter { !$0.1 }.count
@@ -80,6 +90,9 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     if explain {
         print("errors by kind: " + kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         kinds = [:]
+    }
+    if lyingTruth > 0 {
+        print("lying books: \(lyingFound) of \(lyingTruth) found (recall \(pct(Double(lyingFound) / Double(lyingTruth)))), \(lyingFlagged) of them flagged lying")
     }
     print("OVERALL \(title): hits \(total.hits) FP \(total.falsePositives) miss \(total.misses)  precision \(pct(total.precision))  recall \(pct(total.recall))  F1 \(pct(total.f1))  mean IoU \(pct(total.meanIoU))")
     print("")
