@@ -3,7 +3,7 @@
 // decode+detect time per photo on one core.
 //
 //   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
-//                             [--dump-boundaries FILE.csv]
+//                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG]
 import Foundation
 import ShelfImage
 import SpineDetection
@@ -60,7 +60,8 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     var kinds: [String: Int] = [:]
     var lyingTruth = 0, lyingFound = 0, lyingFlagged = 0
     for (name, t) in items {
-        guard let img = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
+        guard let decoded = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
+        let (img, t) = variation.apply(decoded, t)
         let r = detector.detect(img)
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
         total = total + s
@@ -97,6 +98,54 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     print("OVERALL \(title): hits \(total.hits) FP \(total.falsePositives) miss \(total.misses)  precision \(pct(total.precision))  recall \(pct(total.recall))  F1 \(pct(total.f1))  mean IoU \(pct(total.meanIoU))")
     print("")
     return total
+}
+
+/// A worse photo of the same shelf, to measure robustness without new ground truth: `brightness=F`
+/// scales every value, `contrast=F` scales the distance from mid-grey, `roll=DEG` turns the photo about
+/// its centre (ground truth turned with it; corners filled with the edge pixels).
+struct Variation {
+    var brightness = 1.0, contrast = 1.0, roll = 0.0
+
+    init(_ spec: String?) {
+        for part in (spec ?? "").split(separator: ",") {
+            let kv = part.split(separator: "=")
+            guard kv.count == 2, let v = Double(kv[1]) else { print("error: --vary takes brightness=F,contrast=F,roll=DEG"); exit(2) }
+            switch kv[0] {
+            case "brightness": brightness = v
+            case "contrast": contrast = v
+            case "roll": roll = v
+            default: print("error: unknown variation \(kv[0])"); exit(2)
+            }
+        }
+    }
+
+    var isIdentity: Bool { brightness == 1 && contrast == 1 && roll == 0 }
+
+    func apply(_ image: RGBImage, _ truth: Truth) -> (RGBImage, Truth) {
+        guard !isIdentity else { return (image, truth) }
+        var img = image
+        var table = [UInt8](repeating: 0, count: 256)
+        for v in 0..<256 { table[v] = UInt8(max(0, min(255, ((Double(v) - 127.5) * contrast + 127.5) * brightness))) }
+        for i in img.pixels.indices { img.pixels[i] = table[Int(img.pixels[i])] }
+        var t = truth
+        if roll != 0 {
+            let w = Double(img.width), h = Double(img.height), a = roll * .pi / 180
+            // Output pixel p shows source point c + R(-a)(p - c): the shelf turns by +a (clockwise, y down).
+            func source(_ x: Double, _ y: Double) -> Point {
+                let dx = x - w / 2, dy = y - h / 2
+                return Point(x: w / 2 + dx * cos(a) + dy * sin(a), y: h / 2 - dx * sin(a) + dy * cos(a))
+            }
+            img = img.warped(Quad(topLeft: source(0, 0), topRight: source(w, 0), bottomRight: source(w, h), bottomLeft: source(0, h)),
+                             width: img.width, height: img.height)
+            // A truth point moves the other way: p = c + R(a)(s - c).
+            func moved(_ p: Point) -> Point {
+                let dx = p.x * w - w / 2, dy = p.y * h - h / 2
+                return Point(x: (w / 2 + dx * cos(a) - dy * sin(a)) / w, y: (h / 2 + dx * sin(a) + dy * cos(a)) / h)
+            }
+            t.polygons = truth.polygons.map { ($0.0.map(moved), $0.1) }
+        }
+        return (img, t)
+    }
 }
 
 /// Why each unmatched detection and each missed truth failed, so work goes to the commonest cause:
@@ -191,6 +240,7 @@ let overlays = argument("--overlays")
 let samplesDir = argument("--samples") ?? "samples"
 let datasetDir = argument("--dataset") ?? "../shared/datasets/library-dataset"
 let explain = CommandLine.arguments.contains("--explain")
+let variation = Variation(argument("--vary"))
 let boundaryDump: LineSink? = argument("--dump-boundaries").map { path in
     guard let sink = LineSink(path: path) else { print("error: cannot write \(path)"); exit(1) }
     return sink
