@@ -7,7 +7,8 @@ import SpineReading
 /// Which reader a scan uses, as the user chose it.
 public enum ReaderChoice: Sendable, Equatable {
     case none
-    case tesseract
+    /// `language`: Tesseract's language codes, `+`-joined (`eng`, `spa+cat`).
+    case tesseract(language: String)
     case openAI(endpoint: String?, model: String?, concurrency: Int)
     case gemini(endpoint: String?, model: String?, concurrency: Int)
 }
@@ -26,8 +27,8 @@ extension PhotoScanner {
         switch choice {
         case .none:
             reader = nil
-        case .tesseract:
-            var readerConfiguration = ReaderConfiguration(kind: .tesseract)
+        case .tesseract(let language):
+            var readerConfiguration = ReaderConfiguration(kind: .tesseract, language: language)
             readerConfiguration.concurrency = configuration.jobs
             reader = try ReaderFactory.make(readerConfiguration, environment: environment)
         case .openAI(let endpoint, let model, let concurrency), .gemini(let endpoint, let model, let concurrency):

@@ -31,6 +31,11 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "How spines are read: the embedded OCR engine, a vision-LLM endpoint, or not at all.")
     var reader: ReaderKind = .tesseract
 
+    @Option(name: .customLong("lang"),
+            help: ArgumentHelp("Tesseract language(s), +-joined, e.g. spa+cat; each needs its traineddata installed.",
+                               valueName: "codes"))
+    var language: String = "eng"
+
     @Option(help: ArgumentHelp("Base URL of the vision endpoint (default: the provider's public API).", valueName: "url"))
     var endpoint: String?
 
@@ -74,6 +79,9 @@ struct ScanCommand: AsyncParsableCommand {
                 throw ValidationError("--endpoint and --model only apply to --reader openai or gemini.")
             }
         }
+        guard language.split(separator: "+", omittingEmptySubsequences: false).allSatisfy({ code in
+            !code.isEmpty && code.allSatisfy { $0.isLetter || $0 == "_" }
+        }) else { throw ValidationError("Please pass --lang as Tesseract codes joined by +, e.g. eng or spa+cat.") }
     }
 
     func run() async throws {
@@ -125,7 +133,7 @@ struct ScanCommand: AsyncParsableCommand {
         var readerConfiguration: ReaderChoice
         switch reader {
         case .none: readerConfiguration = .none
-        case .tesseract: readerConfiguration = .tesseract
+        case .tesseract: readerConfiguration = .tesseract(language: language)
         case .openai: readerConfiguration = .openAI(endpoint: endpoint, model: model, concurrency: concurrency)
         case .gemini: readerConfiguration = .gemini(endpoint: endpoint, model: model, concurrency: concurrency)
         }

@@ -101,11 +101,27 @@ struct ScanCommandTests {
 
     @Test func usageErrorsExitTwoBeforeAnyPhotoIsRead() throws {
         for args in [["scan"], ["scan", "x.jpg", "--jobs", "0"], ["scan", "x.jpg", "--reader", "ocr"],
-                     ["scan", "x.jpg", "--min-confidence", "2"], ["scan", "x.jpg", "--endpoint", "http://localhost:1"]] {
+                     ["scan", "x.jpg", "--min-confidence", "2"], ["scan", "x.jpg", "--endpoint", "http://localhost:1"],
+                     ["scan", "x.jpg", "--lang", "eng+"], ["scan", "x.jpg", "--lang", "../eng"]] {
             let run = try ShelfscanProcess.run(args)
             #expect(run.status == 2, "\(args): \(run.stderr)")
             #expect(run.stdout.isEmpty)
         }
+    }
+
+    /// A language pack that is not installed is a setup problem: one line naming it and how to get it,
+    /// before any photo is read or anything filed.
+    @Test func aMissingLanguagePackIsOneClearLine() throws {
+        let (dir, _) = try Self.photoFolder(count: 1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let library = dir.appendingPathComponent("lib.sqlite").path
+        let run = try ShelfscanProcess.run(["scan", dir.path, "--lang", "qqq", "--library", library])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(lines.first?.contains("'qqq' not found") == true)
+        #expect(lines.first?.contains("tesseract-ocr-qqq") == true)
+        #expect(!FileManager.default.fileExists(atPath: library))
     }
 
     @Test func missingPathFailsTheBatchButNotTheOthers() throws {
