@@ -44,12 +44,18 @@ struct Deskew {
         return bestScore > levelScore * p.skewMinGain ? best : 0
     }
 
-    /// The working image turned so that lines at `angle` run level; the same size, edges repeated.
-    func levelled(_ image: RGBImage) -> RGBImage {
-        let w = Double(image.width), h = Double(image.height)
-        let q = Quad(topLeft: source(Point(x: 0, y: 0)), topRight: source(Point(x: w, y: 0)),
-                     bottomRight: source(Point(x: w, y: h)), bottomLeft: source(Point(x: 0, y: h)))
-        return image.warped(q, width: image.width, height: image.height)
+    /// The levelled image, `width` x `height` (the frame `angle` and `centre` are measured in), sampled
+    /// straight from `image`, which may be larger with the same aspect: one resampling, not a shrink and then
+    /// a turn, which would blur thin spines twice. Corners from outside the photo repeat its edge pixels.
+    func levelled(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+        let sx = Double(image.width) / Double(width), sy = Double(image.height) / Double(height)
+        func input(_ x: Double, _ y: Double) -> Point {
+            let s = source(Point(x: x, y: y))
+            return Point(x: s.x * sx, y: s.y * sy)
+        }
+        let w = Double(width), h = Double(height)
+        return image.warped(Quad(topLeft: input(0, 0), topRight: input(w, 0), bottomRight: input(w, h), bottomLeft: input(0, h)),
+                            width: width, height: height)
     }
 
     /// Where a point of the levelled image lies in the original one.

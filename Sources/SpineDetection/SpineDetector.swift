@@ -61,13 +61,8 @@ public struct SpineDetector: Sendable {
         let angle = Deskew.estimate(maps, p)
         guard abs(angle) * 180 / .pi >= p.minSkewDegrees else { return (maps, nil) }
         let deskew = Deskew(angle: angle, centre: Point(x: Double(work.width) / 2, y: Double(work.height) / 2))
-        // Level straight from the input, in one resampling: levelling the shrunk copy would blur it twice.
-        let sx = Double(image.width) / Double(work.width), sy = Double(image.height) / Double(work.height)
-        func input(_ x: Double, _ y: Double) -> Point { let s = deskew.source(Point(x: x, y: y)); return Point(x: s.x * sx, y: s.y * sy) }
-        let w = Double(work.width), h = Double(work.height)
-        let levelled = image.warped(Quad(topLeft: input(0, 0), topRight: input(w, 0), bottomRight: input(w, h), bottomLeft: input(0, h)),
-                                    width: work.width, height: work.height)
-        return (EdgeMaps(Self.stretched(levelled, maxGain: p.contrastMaxGain), edgeFloor: p.edgeFloor, edgeCap: p.edgeCap), deskew)
+        let levelled = Self.stretched(deskew.levelled(image, width: work.width, height: work.height), maxGain: p.contrastMaxGain)
+        return (EdgeMaps(levelled, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap), deskew)
     }
 
     /// Stretches luma's 1st-99th percentile range to the full 0-255 (gain at most `maxGain`), so an

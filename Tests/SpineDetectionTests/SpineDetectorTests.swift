@@ -171,7 +171,7 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
         let deskew = Deskew(angle: 5 * .pi / 180, centre: Point(x: 320, y: 240))
         // Render the shelf turned: each pixel of the photo shows the shelf at the levelled position.
         let inverse = Deskew(angle: -deskew.angle, centre: deskew.centre)
-        let photo = inverse.levelled(f.image)
+        let photo = inverse.levelled(f.image, width: f.image.width, height: f.image.height)
         let truth = f.spines.map { q in
             Quad(topLeft: deskew.source(q.topLeft), topRight: deskew.source(q.topRight),
                  bottomRight: deskew.source(q.bottomRight), bottomLeft: deskew.source(q.bottomLeft))
