@@ -44,12 +44,17 @@ public struct DetectedSpine: Sendable, Codable, Equatable {
     }
 }
 
-/// A horizontal band of books between shelf boards, normalized to 0...1 of the image height.
+/// A band of books between shelf boards, normalized to 0...1 of the image height. `top` and `bottom`
+/// are taken at the image's horizontal centre; on a photo held off level both lines fall by `slope`
+/// (normalized y per normalized x) towards the right.
 public struct ShelfRow: Sendable, Codable, Equatable {
     public var index: Int
     public var top: Double
     public var bottom: Double
-    public init(index: Int, top: Double, bottom: Double) { self.index = index; self.top = top; self.bottom = bottom }
+    public var slope: Double
+    public init(index: Int, top: Double, bottom: Double, slope: Double = 0) {
+        self.index = index; self.top = top; self.bottom = bottom; self.slope = slope
+    }
 }
 
 public struct DetectionResult: Sendable, Codable, Equatable {

@@ -10,7 +10,7 @@ public enum Overlay {
         let thick = max(1, min(image.width, image.height) / 400)
         for row in result.rows {
             for y in [row.top, row.bottom] {
-                canvas.dashedLine(y: Int(y * h), colour: (0, 160, 255), thickness: thick)
+                canvas.dashedLine(y: y * h, slope: row.slope * h / w, colour: (0, 160, 255), thickness: thick)
             }
         }
         for (n, s) in result.spines.enumerated() {
@@ -51,9 +51,13 @@ struct Canvas {
         }
     }
 
-    mutating func dashedLine(y: Int, colour: (UInt8, UInt8, UInt8), thickness: Int) {
+    /// A dashed line through (width / 2, y) falling by `slope` pixels per pixel to the right.
+    mutating func dashedLine(y: Double, slope: Double, colour: (UInt8, UInt8, UInt8), thickness: Int) {
         guard image.width > 0 else { return }
-        for x in 0..<image.width where (x / 12) % 2 == 0 { dot(x, y, colour, thickness) }
+        let mid = Double(image.width) / 2
+        for x in 0..<image.width where (x / 12) % 2 == 0 {
+            dot(x, Int((y + (Double(x) - mid) * slope).rounded()), colour, thickness)
+        }
     }
 
     /// 3x5 glyphs, one row per 3-bit number, top row first.

@@ -21,7 +21,10 @@ public struct SpineDetector: Sendable {
         for band in RowFinder.rows(maps, p) {
             defer { ceiling = band.bottom + 1 }
             let rowIndex = rows.count
-            rows.append(ShelfRow(index: rowIndex, top: Double(band.top) / H, bottom: Double(band.bottom + 1) / H))
+            // In the photo's own frame: where the levelled band's lines cross the centre column, and their tilt.
+            let atCentre = { (y: Double) in (H / 2 + (y - H / 2) / cos(deskew?.angle ?? 0)) / H }
+            rows.append(ShelfRow(index: rowIndex, top: atCentre(Double(band.top)), bottom: atCentre(Double(band.bottom + 1)),
+                                 slope: deskew.map { tan($0.angle) * W / H } ?? 0))
             let found = RowSpines.find(maps, band, ceiling: ceiling, p)
             for (k, s) in found.enumerated() {
                 let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }

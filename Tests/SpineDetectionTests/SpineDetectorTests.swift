@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ShelfImage
 @testable import SpineDetection
@@ -181,6 +182,9 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
         let r = SpineDetector().detect(photo)
         let s = score(r, truth, photo)
         #expect(r.rows.count == 2)
+        // Row lines come back tilted with the photo (normalized slope: tan 5° scaled by width / height).
+        let expected: Double = Foundation.tan(5 * Double.pi / 180) * 640 / 480
+        for row in r.rows { #expect(abs(row.slope - expected) < 0.02, "\(row.slope)") }
         #expect(s.hits >= truth.count - 2, "hits \(s.hits) of \(truth.count), detections \(r.spines.count)")
         #expect(s.meanIoU > 0.7)
     }
