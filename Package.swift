@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(name: "bench-image", dependencies: ["ShelfImage"], path: "Benchmarks/bench-image"),
         .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection", "ShelfModels"], path: "Benchmarks/eval-detection"),
         .executableTarget(name: "bench-reading", dependencies: ["ShelfImage", "SpineReading", "ShelfScanTestSupport"], path: "Benchmarks/bench-reading"),
-        .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-reading"),
+        .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),

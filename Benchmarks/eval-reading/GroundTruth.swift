@@ -1,6 +1,8 @@
 import BookModel
 import Foundation
 import ShelfImage
+import ShelfScan
+import SpineDetection
 import SpineReading
 
 /// One annotated spine, cut from its photo at full resolution.
@@ -43,6 +45,31 @@ enum GroundTruth {
             out.append(TruthCrop(source: photo.lastPathComponent, crop: crop, title: title, author: spine.author ?? ""))
         }
         return out
+    }
+
+    /// End to end: the spines the detector finds, cut as the pipeline cuts them (`SpineGeometry.crop`), each
+    /// carrying the title of the annotated spine it matches at IoU >= 0.5. An annotated spine the detector
+    /// missed comes back as an empty crop, so it counts as unread and the accuracy is over every titled spine.
+    static func detectedCrops(photo: URL, truth: URL, firstID: Int) throws -> [TruthCrop] {
+        let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: truth))
+        let bytes = try FileBytes.contents(of: photo.path)
+        let info = try ImageDecoder.info(bytes)
+        let image = try ImageDecoder.decode(bytes)
+        let detection = SpineDetector().detect(try DetectionInput.decode(bytes, info: info))
+        let W = Double(image.width), H = Double(image.height)
+        var titled: [(polygon: [Point], title: String, author: String)] = []
+        for spine in file.spines {
+            guard let title = spine.title?.trimmingCharacters(in: .whitespaces), !title.isEmpty,
+                  spine.partial != true, spine.polygon.count == 4 else { continue }
+            titled.append((spine.polygon.map { Point(x: $0[0] / W, y: $0[1] / H) }, title, spine.author ?? ""))
+        }
+        let pairs = DetectionScore.matches(detections: detection.spines.map(\.quad.points), truth: titled.map(\.polygon))
+        return titled.indices.map { j in
+            let image = pairs.first { $0.truth == j }.map { SpineGeometry.crop(detection.spines[$0.detection], from: image) }
+                ?? RGBImage(width: 0, height: 0, pixels: [])
+            return TruthCrop(source: photo.lastPathComponent, crop: SpineCrop(id: firstID + j, image: image),
+                             title: titled[j].title, author: titled[j].author)
+        }
     }
 
     /// samples/*.jpg|png with a JSON of the same name beside them.

@@ -3,6 +3,8 @@
 //   swift run -c release eval-reading              samples/ and the shared real photos, default recipe
 //   swift run -c release eval-reading --ablation   the same, once per preparation step, to see what each gains
 //   swift run -c release eval-reading --compare    baseline vs default only
+//   swift run -c release eval-reading --end-to-end crops from the detector, cut as the pipeline cuts them;
+//                                                  a spine it missed counts as unread
 //   options: --lang eng+spa  --limit N  --dump (print each reading)  --set samples|real
 //
 // A title counts as read when its similarity to the truth (Similarity.ratio over TextNormalization) is >= 0.8.
@@ -17,6 +19,7 @@ let language = value("--lang") ?? "eng"
 let limit = value("--limit").flatMap(Int.init) ?? Int.max
 let dump = args.contains("--dump")
 let onlySet = value("--set")
+let endToEnd = args.contains("--end-to-end")
 
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 let dataset = root.appendingPathComponent("../shared/datasets/library-dataset").standardizedFileURL
@@ -26,7 +29,8 @@ var sets: [(String, [TruthCrop])] = []
     var crops: [TruthCrop] = []
     for (photo, truth) in pairs {
         do {
-            crops += try GroundTruth.crops(photo: photo, truth: truth, firstID: crops.count)
+            crops += endToEnd ? try GroundTruth.detectedCrops(photo: photo, truth: truth, firstID: crops.count)
+                              : try GroundTruth.crops(photo: photo, truth: truth, firstID: crops.count)
         } catch {
             print("note: skipping \(photo.lastPathComponent): \(error)")
         }
@@ -136,7 +140,8 @@ if args.contains("--focus") {
     ]
 }
 
-print("eval-reading: TesseractReader, language \(language); a title is correct when similarity >= 0.8")
+print("eval-reading: TesseractReader, language \(language); a title is correct when similarity >= 0.8"
+      + (endToEnd ? "; crops from the detector (end to end)" : "; crops from the ground-truth quads"))
 for (label, options) in variants {
     for (name, crops) in sets {
         do {
