@@ -256,27 +256,20 @@ if let file = argument("--params") {
 let detector = SpineDetector(parameters: params)
 print("detector parameters: \(detector.parameters.version)")
 
-var samples: [(String, Truth)] = []
-if let names = try? fm.contentsOfDirectory(atPath: samplesDir) {
-    for n in names.sorted() where n.hasSuffix(".json") {
-        if let t = loadTruth((samplesDir as NSString).appendingPathComponent(n), imageDir: samplesDir) {
-            samples.append(((n as NSString).deletingPathExtension, t))
-        }
+/// Every `*.json` ground truth in `jsonDir` whose photo is found, named by its file stem, sorted.
+func truths(in jsonDir: String, imageDir: String) -> [(String, Truth)] {
+    let names = (try? fm.contentsOfDirectory(atPath: jsonDir)) ?? []
+    return names.sorted().filter { $0.hasSuffix(".json") }.compactMap { n in
+        loadTruth((jsonDir as NSString).appendingPathComponent(n), imageDir: imageDir).map { ((n as NSString).deletingPathExtension, $0) }
     }
 }
+
+let samples = truths(in: samplesDir, imageDir: samplesDir)
 if samples.isEmpty { print("note: no samples with ground truth in \(samplesDir)/, skipped") } else {
     _ = evaluate("samples", samples, detector: detector, overlays: overlays, dump: boundaryDump)
 }
 
-var real: [(String, Truth)] = []
-let boxes = (datasetDir as NSString).appendingPathComponent("spine_boxes")
-if let names = try? fm.contentsOfDirectory(atPath: boxes) {
-    for n in names.sorted() where n.hasSuffix(".json") {
-        if let t = loadTruth((boxes as NSString).appendingPathComponent(n), imageDir: datasetDir) {
-            real.append(((n as NSString).deletingPathExtension, t))
-        }
-    }
-}
+let real = truths(in: (datasetDir as NSString).appendingPathComponent("spine_boxes"), imageDir: datasetDir)
 if real.isEmpty { print("note: real photos not found at \(datasetDir), skipped") } else {
     _ = evaluate("real photos", real, detector: detector, overlays: overlays, dump: boundaryDump)
 }
