@@ -154,26 +154,33 @@ enum PPOCRSpine {
         return (TitleSplitter.split(TitleSplitter.segments(ocrLines)), raw)
     }
 
-    /// The detector cuts a line at a wide gap between words; pieces side by side on one row are one printed
-    /// line again (words left to right), so the splitter sees the gap and the reading order is kept.
-    /// Rows are ordered top to bottom.
+    /// The detector sometimes cuts one printed line at a space; pieces on one row with no more than a
+    /// letter height between them are one line again (words left to right). Pieces further apart stay
+    /// separate: along a spine, author, title and publisher share a row but are different things.
+    /// Lines are ordered top to bottom, then left to right.
     static func rows(_ lines: [OCRLine]) -> [OCRLine] {
-        var rows: [OCRLine] = []
-        for line in lines.sorted(by: { $0.top + $0.bottom < $1.top + $1.bottom }) {
-            if let i = rows.firstIndex(where: { row in
+        var out: [OCRLine] = []
+        for line in lines.sorted(by: { $0.left < $1.left }) {
+            if let i = out.firstIndex(where: { row in
                 let overlap = min(row.bottom, line.bottom) - max(row.top, line.top)
-                return Double(overlap) >= 0.5 * Double(min(row.height, line.height))
+                let gap = line.left - row.right
+                return Double(overlap) >= 0.6 * Double(min(row.height, line.height))
+                    && gap <= max(row.height, line.height) && gap > -max(row.height, line.height)
             }) {
-                var row = rows[i]
+                var row = out[i]
                 row.words = (row.words + line.words).sorted { $0.left < $1.left }
                 row.left = min(row.left, line.left); row.right = max(row.right, line.right)
                 row.top = min(row.top, line.top); row.bottom = max(row.bottom, line.bottom)
-                rows[i] = row
+                out[i] = row
             } else {
-                rows.append(line)
+                out.append(line)
             }
         }
-        return rows
+        return out.sorted { a, b in
+            let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+            if Double(overlap) >= 0.5 * Double(min(a.height, b.height)) { return a.left < b.left }
+            return a.top + a.bottom < b.top + b.bottom
+        }
     }
 
     /// Words with boxes from the characters' positions along the line: the splitter needs each word's

@@ -53,7 +53,10 @@ struct ScanCommandTests {
             let work = try #require(book["work"] as? [String: Any])
             #expect(work["reviewStatus"] as? String == "needsReview")
             #expect(work["originalImagePath"] as? String == photo)
-            #expect(work["title"] is String)
+            // Nothing was read (--reader none): the title is empty, never the display placeholder, and the
+            // reason stands beside it for scripts.
+            #expect(work["title"] as? String == "")
+            #expect(book["unreadReason"] as? String == "not read")
             #expect(work["subjectTags"] is [Any])
             let box = try #require(work["boundingBox"] as? [String: Double])
             #expect(Set(box.keys) == ["x", "y", "width", "height"])
