@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libjpeg-dev libpng-dev libcurl4-openssl-dev libsqlite3-dev
-          tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config)
+          tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config
+          tmux)   # tmux: the review tests drive the real binary in a real terminal
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

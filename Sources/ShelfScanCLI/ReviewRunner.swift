@@ -13,6 +13,8 @@ struct ReviewRunner {
     var catalogLookup: (@Sendable (Work) -> [CatalogCandidate])?
     /// Runs the person's editor on a form and returns what they saved (nil: it could not run).
     var editor: ((String) -> String?)?
+    /// Shows a file in the desktop viewer; returns the line to show the person.
+    var opener: ((String) -> String)?
     private(set) var quit = false
 
     init(store: LibraryStore, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
@@ -63,6 +65,8 @@ struct ReviewRunner {
                     event = nil
                 case let .openEditor(form):
                     event = .editorClosed(editor?(form))
+                case let .open(path):
+                    event = .opened(opener?(path) ?? "No viewer here: the file is \(path)")
                 case .quit:
                     quit = true
                     event = nil

@@ -1,5 +1,6 @@
 import BookModel
 import Library
+import SpineReading
 
 /// A key the review session understands, already decoded from the terminal's bytes.
 enum Key: Equatable, Sendable {
@@ -9,8 +10,17 @@ enum Key: Equatable, Sendable {
     case escape
     /// Ctrl-C or Ctrl-D: leave at once. Every decision is already committed, so nothing is lost.
     case interrupt
-    /// Ctrl-E in the edit form: edit all fields at once in $VISUAL/$EDITOR.
+    /// Ctrl-O in the edit form: edit all fields at once in $VISUAL/$EDITOR. (Ctrl-E is readline's end of
+    /// line, which people type without thinking.)
     case openEditor
+    case tab
+    case left, right, up, down, home, end, delete, pageUp, pageDown
+    /// Ctrl-Left and Ctrl-Right: a word at a time, as Alt-B and Alt-F.
+    case ctrlLeft, ctrlRight
+    /// A control key other than those above, by its lowercase letter: `.ctrl("u")` is Ctrl-U.
+    case ctrl(Character)
+    /// Alt (Meta) with a key, sent by terminals as Esc then the key: `.alt("b")` is Alt-B.
+    case alt(Character)
     /// A whole line, from input that is not a raw terminal (a pipe, a script): a key in the decision
     /// prompt (empty = Enter), the field's text in the edit form.
     case line(String)
@@ -27,6 +37,8 @@ enum ReviewEffect: Equatable, Sendable {
     case saveCursor(Work.ID?)
     /// Let the person edit this YAML form in their editor; the result comes back as `.editorClosed`.
     case openEditor(String)
+    /// Show this file in the desktop's viewer (`xdg-open`); the outcome comes back as `.opened`.
+    case open(String)
     case quit
 }
 
@@ -40,6 +52,8 @@ enum ReviewEvent: Equatable, Sendable {
     case failed(LibraryError)
     /// The edited form, or nil when the editor could not run or exited with an error.
     case editorClosed(String?)
+    /// What opening a file in the viewer did, as a line for the person.
+    case opened(String)
 }
 
 /// A book from the configured catalogue that the spine's reading resembles.
@@ -69,9 +83,18 @@ struct ReviewSession: Equatable, Sendable {
     struct EditForm: Equatable, Sendable {
         enum Field: String, CaseIterable, Sendable { case title, authors, isbn, year }
         var field: Field = .title
-        var buffer: String = ""
+        /// The field being typed, with readline's keys.
+        var editor = LineEditor()
         var values: [Field: String] = [:]
         var error: String?
+        /// The title line the author/title splits were taken from, and the split shown now (Tab cycles).
+        var splitSource: String?
+        var splitIndex = -1
+
+        var buffer: String {
+            get { editor.text }
+            set { editor = LineEditor(newValue) }
+        }
     }
 
     enum Default: Equatable, Sendable { case verify, edit, merge(Int) }
@@ -88,10 +111,14 @@ struct ReviewSession: Equatable, Sendable {
     var decided = 0
     /// Below this reading confidence the reading is shown in yellow, below half of it in red.
     var confidenceThreshold = 0.6
+    /// The spine picture turned half round (T), for the spines printed bottom to top.
+    var flipped = false
 
     init(sessionName: String = "review") { self.sessionName = sessionName }
 
     var work: Work? { item?.work }
+
+    var isEditing: Bool { if case .editing = mode { true } else { false } }
 
     /// What Enter does: merge when the library already has this book (seed 004's 0.90 bar), verify when the
     /// reading can be verified as it is, else edit.
@@ -109,6 +136,7 @@ struct ReviewSession: Equatable, Sendable {
     mutating func handle(_ event: ReviewEvent) -> [ReviewEffect] {
         switch event {
         case let .loaded(item, candidates, catalog):
+            if item?.work.id != self.item?.work.id { flipped = false }
             self.item = item
             self.candidates = candidates
             self.catalog = catalog
@@ -128,6 +156,9 @@ struct ReviewSession: Equatable, Sendable {
             return failed(error)
         case let .editorClosed(text):
             return editorClosed(text)
+        case let .opened(text):
+            message = text
+            return []
         case let .key(key):
             return handle(key)
         }
@@ -164,7 +195,7 @@ struct ReviewSession: Equatable, Sendable {
             }
             return handle(text.isEmpty ? .enter : .char(text.first!))
         }
-        if key == .interrupt {
+        if key == .interrupt || (key == .ctrl("d") && !isEditing) {
             mode = .finished
             return [.saveCursor(item?.work.id), .quit]
         }
@@ -259,6 +290,15 @@ struct ReviewSession: Equatable, Sendable {
             return []
         case "u":
             return [.undo]
+        case "t":
+            flipped.toggle()
+            return []
+        case "o":
+            guard let crop = item?.cropURL?.path else { message = "This spine has no crop file."; return [] }
+            return [.open(crop)]
+        case "p":
+            guard let photo = work.originalImagePath else { message = "No photo is recorded for this spine."; return [] }
+            return [.open(photo)]
         case "q":
             mode = .finished
             return [.saveCursor(work.id), .quit]
@@ -300,11 +340,18 @@ struct ReviewSession: Equatable, Sendable {
             mode = .deciding
             message = "Edit cancelled."
             return []
-        case .backspace:
-            if !form.buffer.isEmpty { form.buffer.removeLast() }
-        case let .char(c):
-            form.buffer.append(c)
-        case .enter:
+        case .tab:
+            takeSplit(&form)
+        case .up:
+            // Back to the field before, keeping what was typed here (it is checked when Enter passes it again).
+            let fields = EditForm.Field.allCases
+            if let i = fields.firstIndex(of: form.field), i > 0 {
+                form.values[form.field] = form.buffer
+                form.field = fields[i - 1]
+                form.buffer = form.values[form.field] ?? currentValue(form.field)
+                form.error = nil
+            }
+        case .enter, .down:
             let value = form.buffer.trimmingCharacters(in: .whitespaces)
             if let problem = Self.check(form.field, value) {
                 form.error = problem
@@ -320,15 +367,42 @@ struct ReviewSession: Equatable, Sendable {
             } else {
                 return decide(.edit(Self.edit(from: form.values)))
             }
-        case .interrupt, .line:
-            return []
-        case .openEditor:
+        case .openEditor, .ctrl("o"):
             var values = form.values
             values[form.field] = form.buffer
             return [.openEditor(YAMLForm.render(EditForm.Field.allCases.map { ($0, values[$0] ?? currentValue($0)) }))]
+        default:
+            if form.editor.handle(key) { form.splitSource = nil; form.splitIndex = -1 }
         }
         mode = .editing(form)
         return []
+    }
+
+    /// The author/title splits of the title being typed, when no author is known yet.
+    func splitOffers(_ form: EditForm) -> [(author: String, title: String)] {
+        guard form.field == .title else { return [] }
+        let authors = form.values[.authors] ?? currentValue(.authors)
+        guard authors.trimmingCharacters(in: .whitespaces).isEmpty || form.splitSource != nil else { return [] }
+        return AuthorTitleLine.splits(form.splitSource ?? form.buffer)
+    }
+
+    /// Tab: the next way to read the title line as author + title; after the last, the line as it was.
+    private func takeSplit(_ form: inout EditForm) {
+        let offers = splitOffers(form)
+        guard !offers.isEmpty else { return }
+        let source = form.splitSource ?? form.buffer
+        let next = form.splitIndex + 1
+        if next >= offers.count {
+            form.buffer = source
+            form.values[.authors] = nil
+            form.splitSource = nil
+            form.splitIndex = -1
+            return
+        }
+        form.buffer = offers[next].title
+        form.values[.authors] = offers[next].author
+        form.splitSource = source
+        form.splitIndex = next
     }
 
     /// Every field checked; the first broken one is reopened inline with its rule, the rest are kept.
