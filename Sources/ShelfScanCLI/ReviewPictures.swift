@@ -9,7 +9,7 @@ import ShelfImage
 final class ReviewPictures {
     let mode: CropRenderer.Mode
     let cellPixels: (width: Int, height: Int)
-    private var key: (id: Int64?, revision: Int, columns: Int, rows: Int, flipped: Bool)?
+    private var key: (id: Int64?, revision: Int, columns: Int, rows: Int, flipped: Bool, cut: Double?)?
     private(set) var spine: Picture = .empty
     private(set) var context: Picture = .empty
     private(set) var contextNote: String?
@@ -21,10 +21,12 @@ final class ReviewPictures {
     }
 
     /// Draws the pictures of `item` if it, the screen size or the flip changed since the last call.
-    func update(_ item: ReviewItem?, columns: Int, rows: Int, flipped: Bool) {
+    /// - Parameter cut: where a split would cut the box (a fraction of its width), drawn on the shelf strip.
+    func update(_ item: ReviewItem?, columns: Int, rows: Int, flipped: Bool, cut: Double? = nil) {
         let id = item?.work.id, revision = item?.work.revision ?? 0
-        if let key, key.id == id, key.revision == revision, key.columns == columns, key.rows == rows, key.flipped == flipped { return }
-        key = (id, revision, columns, rows, flipped)
+        if let key, key.id == id, key.revision == revision, key.columns == columns, key.rows == rows, key.flipped == flipped,
+           key.cut == cut { return }
+        key = (id, revision, columns, rows, flipped, cut)
         let (spineRows, contextRows) = ReviewScreen.pictureRows(rows: rows)
         spine = .empty
         context = .empty
@@ -42,7 +44,8 @@ final class ReviewPictures {
             return
         }
         let aspect = Double(columns * cellPixels.width) / Double(contextRows * cellPixels.height)
-        if let strip = SpineView.context(photo: image, box: box, polygon: item.work.spine?.polygon ?? [], aspect: aspect, columns: columns) {
+        if let strip = SpineView.context(photo: image, box: box, polygon: item.work.spine?.polygon ?? [], aspect: aspect, columns: columns,
+                                         cut: cut, lying: item.work.spine?.lying ?? false) {
             context = CropRenderer.picture(strip, columns: columns, rows: contextRows, mode: mode, cellPixels: cellPixels)
         }
     }

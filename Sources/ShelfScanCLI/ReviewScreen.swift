@@ -106,6 +106,8 @@ struct ReviewScreen {
         case _ where s.mode == .empty || (s.mode == .finished && s.item == nil):
             body = ["", style.bold("Nothing waiting for review."), "",
                     "Decided this session: \(s.decided).", "Press U to undo the last decision, Q to quit."]
+        case .bulk: body = bulk(s, width: columns)
+        case .searching, .pickingSearch: body = search(s, width: columns)
         default: body = info(s, width: columns)
         }
         let bodyRows = rows - 3 - out.count
@@ -212,8 +214,45 @@ struct ReviewScreen {
         }
     }
 
+    private func bulk(_ s: ReviewSession, width: Int) -> [String] {
+        let bar = "\(Int((s.bulkThreshold * 100).rounded()))%"
+        let shelf = s.work?.spine?.row
+        let photo = s.bulkVerifiable(shelf: nil), row = s.bulkVerifiable(shelf: shelf)
+        var lines = [style.bold("Bulk decisions · \(s.group.count) pending on this photo"), "",
+                     "  P  verify the \(photo.count) read at \(bar) or better on this photo",
+                     "  S  verify the \(row.count) read at \(bar) or better on shelf \((shelf ?? 0) + 1)",
+                     "  R  reject the \(s.bulkUnread.count) boxes where nothing was read (mostly not books)",
+                     "  +/-  raise or lower the bar (now \(bar))    Esc  back", ""]
+        if !photo.isEmpty {
+            lines.append(style.dim(clip("P verifies: " + photo.map(\.title).joined(separator: "; "), width)))
+        }
+        return lines
+    }
+
+    private func search(_ s: ReviewSession, width: Int) -> [String] {
+        var lines = [style.bold("Search your library" + (s.hasCatalog ? " and catalogue" : "") + " for this spine"), ""]
+        if case let .searching(editor) = s.mode {
+            lines.append("/ " + editor.render(width: width - 2, style: style))
+        } else {
+            lines.append("/ " + clip(s.searchText, width - 2))
+        }
+        lines.append("")
+        if s.searchHits.isEmpty {
+            lines.append(style.dim(CellWidth.of(s.searchText) < 2 ? "Type a few words of the title or the author." : "Nothing found."))
+        }
+        for (i, hit) in s.searchHits.prefix(9).enumerated() {
+            let who = hit.authors.isEmpty ? "" : " — " + hit.authors.joined(separator: "; ")
+            let source = " (\(hit.source == "library" ? "in your library: merges" : hit.source))"
+            lines.append(clip("\(i + 1). \(hit.title)\(who)", width - CellWidth.of(source) - 1) + style.dim(source))
+        }
+        return lines
+    }
+
     func prompt(_ s: ReviewSession, _ columns: Int) -> String {
         switch s.mode {
+        case let .splitting(at):
+            return clip("Split at \(Int((at * 100).rounded()))% of the box's width, from its left in the photo", columns)
+        case .pickingSearch: return "Take which? 1-\(min(9, s.searchHits.count))"
         case let .editing(form): return clip("\(fieldName(form.field)): \(form.buffer)", columns)
         case .pickingMerge: return "Merge into 1-\(s.candidates.count)?"
         case .pickingCatalog: return "Take catalogue entry 1-\(s.catalog.count)?"
@@ -227,6 +266,10 @@ struct ReviewScreen {
         case .pickingMerge: return style.bold(clip("1-\(s.candidates.count) merges into that book · any other key cancels", columns))
         case .pickingCatalog: return style.bold(clip("1-\(s.catalog.count) takes that entry · any other key cancels", columns))
         case .help: return style.bold("Any key goes back")
+        case .bulk: return style.bold(clip("P photo · S shelf · R reject unread · +/- bar · Esc back", columns))
+        case .splitting: return style.bold(clip("←/→ move the cut · Enter splits · Esc cancels · U undoes after", columns))
+        case .searching: return style.bold(clip("Type words · Enter then 1-9 takes a book · Esc back", columns))
+        case .pickingSearch: return style.bold(clip("1-\(min(9, s.searchHits.count)) takes that book · any other key types again", columns))
         default: break
         }
         let enter: String

@@ -39,6 +39,16 @@ enum ReviewEffect: Equatable, Sendable {
     case openEditor(String)
     /// Show this file in the desktop's viewer (`xdg-open`); the outcome comes back as `.opened`.
     case open(String)
+    /// The pending Works of this photo, for the bulk menu's counts (`.groupLoaded`).
+    case loadGroup(photoContentHash: String)
+    /// Several decisions as one (one transaction, one undo).
+    case decideBatch([ReviewDecision], summary: String)
+    /// Cut the box in two at `fraction` of its width; the pieces come back as `.reshaped`.
+    case split(Work.ID, revision: Int, at: Double)
+    /// Join the box with its right-hand neighbour on the shelf.
+    case join(Work.ID, revision: Int)
+    /// Look for a book by the words typed (`.searched`).
+    case search(String)
     case quit
 }
 
@@ -54,6 +64,12 @@ enum ReviewEvent: Equatable, Sendable {
     case editorClosed(String?)
     /// What opening a file in the viewer did, as a line for the person.
     case opened(String)
+    case groupLoaded([Work])
+    /// Something the person asked for cannot be done here; the Work on screen stays, with this line.
+    case failedSoftly(String)
+    case batchDecided(DecisionReceipt, count: Int)
+    case reshaped(ReshapeReceipt)
+    case searched([SearchHit])
 }
 
 /// A book from the configured catalogue that the spine's reading resembles.
@@ -74,6 +90,14 @@ struct ReviewSession: Equatable, Sendable {
         case editing(EditForm)
         case pickingMerge
         case pickingCatalog
+        /// The bulk menu over this photo's pending Works (`group`).
+        case bulk
+        /// Choosing where to cut the box in two (a fraction of its width, left to right in the photo).
+        case splitting(Double)
+        /// Typing words to look for; `searchHits` follow the text.
+        case searching(LineEditor)
+        /// The hits shown, waiting for a number.
+        case pickingSearch
         case help
         case empty
         case finished
@@ -109,10 +133,20 @@ struct ReviewSession: Equatable, Sendable {
     var message: String?
     /// Decisions made in this session (shown in the footer, a reason to feel good).
     var decided = 0
+    /// How many Works each journal entry of this session decided (a bulk verify many, a split none), so
+    /// undo takes back the right count.
+    private var decidedPerEntry: [Int] = []
     /// Below this reading confidence the reading is shown in yellow, below half of it in red.
     var confidenceThreshold = 0.6
     /// The spine picture turned half round (T), for the spines printed bottom to top.
     var flipped = false
+    /// This photo's pending Works while the bulk menu is open.
+    var group: [Work] = []
+    /// Bulk verify takes readings at or above this confidence (+ and - in the menu change it).
+    var bulkThreshold = 0.8
+    var searchHits: [SearchHit] = []
+    /// What the last search looked for (kept so / opens on it again).
+    var searchText = ""
 
     init(sessionName: String = "review") { self.sessionName = sessionName }
 
@@ -144,11 +178,12 @@ struct ReviewSession: Equatable, Sendable {
             return [.saveCursor(item?.work.id)]
         case let .decided(receipt):
             decided += 1
+            decidedPerEntry.append(1)
             message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst() + " · U undoes"
             mode = .loading
             return [.loadNext(after: receipt.workID)]
         case let .undone(receipt):
-            decided = max(0, decided - 1)
+            decided = max(0, decided - (decidedPerEntry.popLast() ?? 1))
             message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst()
             mode = .loading
             return receipt.restoredWorkIDs.first.map { [.loadItem($0)] } ?? [.loadNext(after: nil)]
@@ -158,6 +193,29 @@ struct ReviewSession: Equatable, Sendable {
             return editorClosed(text)
         case let .opened(text):
             message = text
+            return []
+        case let .failedSoftly(text):
+            message = text
+            mode = item == nil ? .empty : .deciding
+            return []
+        case let .groupLoaded(works):
+            group = works
+            mode = .bulk
+            message = nil
+            return []
+        case let .batchDecided(receipt, count):
+            decided += count
+            decidedPerEntry.append(count)
+            message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst() + " · U undoes"
+            mode = .loading
+            return [.loadNext(after: work?.id)]
+        case let .reshaped(receipt):
+            decidedPerEntry.append(0)
+            message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst() + " · U undoes"
+            mode = .loading
+            return receipt.created.first.map { [.loadItem($0)] } ?? [.loadNext(after: nil)]
+        case let .searched(hits):
+            searchHits = hits
             return []
         case let .key(key):
             return handle(key)
@@ -232,7 +290,111 @@ struct ReviewSession: Equatable, Sendable {
             return edit(form, key)
         case .deciding:
             return decideKey(key)
+        case .bulk:
+            return bulkKey(key)
+        case let .splitting(at):
+            return splitKey(key, at: at)
+        case let .searching(editor):
+            return searchKey(key, editor)
+        case .pickingSearch:
+            if case let .char(c) = key, let n = c.wholeNumberValue, n >= 1, n <= min(9, searchHits.count) {
+                return take(searchHits[n - 1])
+            }
+            mode = .searching(LineEditor(searchText))
+            return []
         }
+    }
+
+    // MARK: Bulk decisions
+
+    /// This photo's Works that bulk verify would take: read at or above the bar, and verifiable as read.
+    func bulkVerifiable(shelf: Int?) -> [Work] {
+        group.filter { w in
+            (shelf == nil || w.spine?.row == shelf) && (w.spine?.readingConfidence ?? 0) >= bulkThreshold - 1e-9
+                && w.validationIssues(forVerification: true).isEmpty
+        }
+    }
+
+    /// Boxes with nothing read on them: mostly not books (a cabinet side, a shelf edge, a label).
+    var bulkUnread: [Work] { group.filter(\.hasUnreadTitle) }
+
+    private mutating func bulkKey(_ key: Key) -> [ReviewEffect] {
+        let shelf = work?.spine?.row
+        let sessionName = self.sessionName
+        func decisions(_ works: [Work], _ action: ReviewAction) -> [ReviewDecision] {
+            works.compactMap { w in w.id.map { ReviewDecision(workID: $0, action: action, expectedRevision: w.revision, session: sessionName) } }
+        }
+        let percent = "\(Int((bulkThreshold * 100).rounded()))%"
+        switch key {
+        case .char("p"), .char("P"):
+            let works = bulkVerifiable(shelf: nil)
+            guard !works.isEmpty else { message = "Nothing on this photo is read at \(percent) or better."; return [] }
+            mode = .loading
+            return [.decideBatch(decisions(works, .verify), summary: "verified \(works.count) of this photo read at \(percent) or better")]
+        case .char("s"), .char("S"):
+            let works = bulkVerifiable(shelf: shelf)
+            guard !works.isEmpty else { message = "Nothing on this shelf is read at \(percent) or better."; return [] }
+            mode = .loading
+            return [.decideBatch(decisions(works, .verify), summary: "verified \(works.count) of shelf \((shelf ?? 0) + 1) read at \(percent) or better")]
+        case .char("r"), .char("R"):
+            let works = bulkUnread
+            guard !works.isEmpty else { message = "Every box on this photo has something read on it."; return [] }
+            mode = .loading
+            return [.decideBatch(decisions(works, .reject), summary: "rejected \(works.count) unread boxes of this photo")]
+        case .char("+"), .char("="), .up, .right:
+            bulkThreshold = min(1, bulkThreshold + 0.05)
+        case .char("-"), .down, .left:
+            bulkThreshold = max(0.05, bulkThreshold - 0.05)
+        default:
+            mode = .deciding
+            message = key == .escape ? nil : "Bulk cancelled."
+        }
+        return []
+    }
+
+    // MARK: Split and join
+
+    private mutating func splitKey(_ key: Key, at: Double) -> [ReviewEffect] {
+        guard let work, let id = work.id else { return [] }
+        switch key {
+        case .left, .char("h"): mode = .splitting(max(0.1, at - 0.05))
+        case .right, .char("l"): mode = .splitting(min(0.9, at + 0.05))
+        case .enter, .char("|"):
+            mode = .loading
+            return [.split(id, revision: work.revision, at: at)]
+        default:
+            mode = .deciding
+            message = "Split cancelled."
+        }
+        return []
+    }
+
+    // MARK: Search
+
+    private mutating func searchKey(_ key: Key, _ editor: LineEditor) -> [ReviewEffect] {
+        var editor = editor
+        switch key {
+        case .escape:
+            mode = .deciding
+            return []
+        case .enter, .down, .tab:
+            guard !searchHits.isEmpty else { message = "Nothing found for “\(editor.text)”."; return [] }
+            mode = .pickingSearch
+            message = nil
+            return []
+        default:
+            guard editor.handle(key) else { return [] }
+            mode = .searching(editor)
+            searchText = editor.text
+            return [.search(editor.text)]
+        }
+    }
+
+    /// A hit in the library merges this spine into that book; one from elsewhere fills in the reading.
+    private mutating func take(_ hit: SearchHit) -> [ReviewEffect] {
+        if let id = hit.workID { return decide(.merge(into: id)) }
+        return decide(.edit(WorkEdit(title: hit.title, authors: hit.authors.isEmpty ? nil : hit.authors,
+                                     isbn: hit.isbn.flatMap { ISBN.valid($0) })))
     }
 
     private mutating func decideKey(_ key: Key) -> [ReviewEffect] {
@@ -293,6 +455,21 @@ struct ReviewSession: Equatable, Sendable {
         case "t":
             flipped.toggle()
             return []
+        case "b":
+            guard let hash = work.spine?.photoContentHash else { message = "Bulk decisions need a spine from a scanned photo."; return [] }
+            return [.loadGroup(photoContentHash: hash)]
+        case "|":
+            guard work.boundingBox != nil else { message = "This Work has no box on a photo to split."; return [] }
+            mode = .splitting(0.5)
+            message = "Split where? ←/→ move the cut (the line on the shelf), Enter splits, Esc cancels."
+            return []
+        case "j":
+            guard let id = work.id, work.boundingBox != nil else { message = "This Work has no box on a photo to join."; return [] }
+            mode = .loading
+            return [.join(id, revision: work.revision)]
+        case "/":
+            mode = .searching(LineEditor(searchText))
+            return searchText.isEmpty ? [] : [.search(searchText)]
         case "o":
             guard let crop = item?.cropURL?.path else { message = "This spine has no crop file."; return [] }
             return [.open(crop)]

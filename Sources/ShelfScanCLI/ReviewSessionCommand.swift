@@ -35,8 +35,10 @@ struct ReviewSessionCommand: ParsableCommand {
             let terminal = Terminal()
             let env = ProcessInfo.processInfo.environment
             let color = terminal.isInteractive && (env["NO_COLOR"] ?? "").isEmpty
+            let catalogIndex = try catalog.map(Self.catalogIndex)
             var runner = try ReviewRunner(store: store, session: ReviewSession(sessionName: session), defaults: verify.defaults,
-                                          catalogLookup: try catalog.map(Self.catalogLookup))
+                                          catalogLookup: catalogIndex.map(Self.catalogLookup))
+            if let catalogIndex { runner.searchProviders.append(CatalogSearch(index: catalogIndex)) }
             runner.editor = { form in Self.runEditor(form, terminal: terminal, environment: env) }
             runner.opener = { path in Self.openInViewer(path, environment: env) }
             terminal.enterRawMode()
@@ -49,7 +51,9 @@ struct ReviewSessionCommand: ParsableCommand {
             runner.start()
             while !runner.quit {
                 let (columns, rows) = terminal.size
-                pictures.update(runner.session.item, columns: columns, rows: rows, flipped: runner.session.flipped)
+                var cut: Double?
+                if case let .splitting(at) = runner.session.mode { cut = at }
+                pictures.update(runner.session.item, columns: columns, rows: rows, flipped: runner.session.flipped, cut: cut)
                 let screen = ReviewScreen(columns: columns, rows: rows, style: Style(color: color), spine: pictures.spine,
                                           context: pictures.context, contextNote: pictures.contextNote)
                 let (lines, overlays) = screen.render(runner.session)
@@ -121,8 +125,15 @@ struct ReviewSessionCommand: ParsableCommand {
 
     /// The three closest catalogue entries to what the spine said (the raw reading, else title and authors).
     static func catalogLookup(csvAt path: String) throws -> @Sendable (Work) -> [CatalogCandidate] {
+        catalogLookup(try catalogIndex(csvAt: path))
+    }
+
+    static func catalogIndex(csvAt path: String) throws -> CatalogIndex {
         let (book, _) = try Catalog.load(csvAt: path)
-        let index = CatalogIndex(book)
+        return CatalogIndex(book)
+    }
+
+    static func catalogLookup(_ index: CatalogIndex) -> @Sendable (Work) -> [CatalogCandidate] {
         return { work in
             let query = work.spine?.rawText ?? ([work.hasUnreadTitle ? "" : work.title] + work.authors.map(\.name)).joined(separator: " ")
             guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }

@@ -19,7 +19,8 @@ enum SpineView {
     /// - Parameters:
     ///   - photo: the upright photo (any scale: the box is normalized, origin top-left).
     ///   - outlineWidth: the outline's thickness in the strip's pixels (about one screen cell).
-    static func context(photo: RGBImage, box: BoundingBox, polygon: [[Double]], aspect: Double, columns: Int) -> RGBImage? {
+    static func context(photo: RGBImage, box: BoundingBox, polygon: [[Double]], aspect: Double, columns: Int,
+                        cut: Double? = nil, lying: Bool = false) -> RGBImage? {
         let pw = Double(photo.width), ph = Double(photo.height)
         guard pw > 0, ph > 0, box.width > 0, box.height > 0, aspect > 0 else { return nil }
         let bx = box.x * pw, by = box.y * ph, bw = box.width * pw, bh = box.height * ph
@@ -35,6 +36,12 @@ enum SpineView {
         dimOutside(&strip, quad)
         let thickness = max(2, Int((Double(strip.width) / Double(max(1, columns))).rounded(.up)))
         for i in 0..<4 { line(&strip, quad[i], quad[(i + 1) % 4], thickness: thickness, color: (255, 214, 0)) }
+        if let cut {
+            // Where a split would cut: across the spine, as SpineReshape.split cuts it.
+            func at(_ a: (Double, Double), _ b: (Double, Double)) -> (Double, Double) { (a.0 + (b.0 - a.0) * cut, a.1 + (b.1 - a.1) * cut) }
+            let (p, q) = lying ? (at(quad[0], quad[3]), at(quad[1], quad[2])) : (at(quad[0], quad[1]), at(quad[3], quad[2]))
+            line(&strip, p, q, thickness: thickness, color: (255, 40, 200))
+        }
         return strip
     }
 
