@@ -70,7 +70,7 @@ struct LibraryStatsCommand: ParsableCommand {
 }
 
 struct LibraryExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export reviewed books as JSON (seed-004 envelope) or Goodreads CSV.")
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export reviewed books as JSON or Goodreads CSV.")
     enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv }
     @OptionGroup var library: LibraryOptions
     @Option(name: .long, help: "json or csv.") var format: Format = .json
