@@ -21,11 +21,15 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries
-        // libjpeg-turbo and libpng plus the setjmp shim: longjmp must never cross Swift frames,
-        // so every codec call that can fail lands in C first (see include/CImageCodecs.h).
+        // libjpeg-turbo, libpng, libheif (HEVC via libde265) and libwebp behind one error-value shim:
+        // longjmp must never cross Swift frames and no codec may abort the process, so every codec call
+        // that can fail lands in C first (see include/CImageCodecs.h).
         .target(
             name: "CImageCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [
+                .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"),
+                .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+            ]
         ),
         // libtesseract's C API (capi.h) and leptonica, found through pkg-config.
         .systemLibrary(

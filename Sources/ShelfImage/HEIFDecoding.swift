@@ -1,0 +1,62 @@
+internal import CImageCodecs
+
+/// HEIF/HEIC through libheif. libheif applies the file's irot/imir/clap, so what comes back is upright
+/// and no EXIF orientation is applied on top.
+extension ImageDecoder {
+    static func heifHeader(_ data: [UInt8], name: String) throws(ShelfImageError) -> shelf_heif_header {
+        var header = shelf_heif_header()
+        var err = shelf_codec_error()
+        let rc = data.withUnsafeBytes { raw in shelf_heif_read_header(raw.baseAddress, raw.count, &header, &err) }
+        try CodecCall.check(rc, err, codec: "libheif", action: "decode", name: name)
+        return header
+    }
+
+    /// The primary image (with `scale` > 1 the thumbnail where one is big enough, else the primary image
+    /// area-averaged) as upright 8-bit RGB of `ceil(upright / scale)` pixels.
+    ///
+    /// The pixel limit is checked against `ispe`, the size the HEVC decoder allocates, before anything
+    /// is decoded. HEVC has no reduced decode, so a thumbnail is the only shortcut: it is used only when it
+    /// has at least the requested size and the primary image's shape, so detection sees the same detail.
+    /// Phones store 320x240 thumbnails, which never qualify for the detector's 1280 px.
+    static func decodeHEIF(_ data: [UInt8], scale: Int, maxPixels: Int, strict: Bool = true, name: String)
+        throws(ShelfImageError) -> RGBImage
+    {
+        let h = try heifHeader(data, name: name)
+        try checkLimit(width: Int(h.stored_width), height: Int(h.stored_height), maxPixels: maxPixels, name: name)
+        let width = Int(h.width), height = Int(h.height)
+        try checkLimit(width: width, height: height, maxPixels: maxPixels, name: name)
+        let target = (width: (width + scale - 1) / scale, height: (height + scale - 1) / scale)
+        let thumb = (width: Int(h.thumbnail_width), height: Int(h.thumbnail_height))
+        let useThumbnail = scale > 1 && thumbnailFits(thumb, target: target, full: (width, height))
+        if useThumbnail {
+            try checkLimit(width: Int(h.thumbnail_stored_width), height: Int(h.thumbnail_stored_height),
+                           maxPixels: maxPixels, name: name)
+        }
+        let out = useThumbnail ? thumb : (width: width, height: height)
+        var err = shelf_codec_error()
+        var rc: Int32 = 0
+        let count = out.width * out.height * 3
+        let pixels = PixelBuffer.make(count: count) { buffer, initialized in
+            rc = data.withUnsafeBytes { raw in
+                shelf_heif_decode_rgb(raw.baseAddress, raw.count, useThumbnail ? 1 : 0, strict ? 1 : 0, buffer.baseAddress,
+                                      count, Int32(out.width), Int32(out.height), &err)
+            }
+            initialized = rc == Int32(SHELF_OK) ? count : 0
+        }
+        try CodecCall.check(rc, err, codec: "libheif", action: "decode", name: name)
+        let image = RGBImage(width: out.width, height: out.height, pixels: pixels)
+        if image.width == target.width && image.height == target.height { return image }
+        return image.areaResized(width: target.width, height: target.height)
+    }
+
+    /// A thumbnail stands in for a reduced decode when it is at least the target size on both sides and
+    /// its aspect ratio matches the primary image within 1% (some writers pad or crop thumbnails).
+    static func thumbnailFits(_ thumb: (width: Int, height: Int), target: (width: Int, height: Int),
+                              full: (width: Int, height: Int)) -> Bool {
+        guard thumb.width >= target.width, thumb.height >= target.height, thumb.width > 0, thumb.height > 0 else {
+            return false
+        }
+        let a = Double(thumb.width) / Double(thumb.height), b = Double(full.width) / Double(full.height)
+        return abs(a - b) <= 0.01 * b
+    }
+}
