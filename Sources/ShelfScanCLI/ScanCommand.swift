@@ -10,7 +10,7 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "Find and read every book spine in shelf photos, and file them for review.",
         discussion: """
-            Files and folders are accepted (folders recursively; .jpg, .jpeg, .png in any case). \
+            Files and folders are accepted (folders recursively; .jpg, .jpeg, .png, .heic, .heif, .webp in any case). \
             Each photo is filed once, known by its content: scanning it again skips it unless --rescan.
 
             Exit status: 0 when every photo was scanned or skipped, 1 when some failed, 2 for a usage error.
@@ -25,7 +25,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     @Argument(help: ArgumentHelp("Photos or folders of photos.", valueName: "path"),
-              completion: .file(extensions: ["jpg", "jpeg", "png"]))
+              completion: .file(extensions: ["jpg", "jpeg", "png", "heic", "heif", "webp"]))
     var paths: [String]
 
     @Option(help: "How spines are read: the embedded OCR engine, a vision-LLM endpoint, or not at all.")

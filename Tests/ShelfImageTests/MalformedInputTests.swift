@@ -7,9 +7,9 @@ struct MalformedInputTests {
     static let dataCodes: Set<ShelfImageError.Code> = [.truncated, .corrupt, .unsupportedFormat, .emptyFile, .tooManyPixels]
 
     /// Decodes and reports the outcome; a returned image must be internally consistent.
-    static func outcome(_ data: [UInt8]) -> Result<RGBImage, ShelfImageError> {
+    static func outcome(_ data: [UInt8], scale: Int = 1) -> Result<RGBImage, ShelfImageError> {
         do {
-            let image = try ImageDecoder.decode(data, options: DecodeOptions(maxPixels: 4_000_000))
+            let image = try ImageDecoder.decode(data, options: DecodeOptions(maxPixels: 4_000_000, scaleDenominator: scale))
             precondition(image.pixels.count == image.width * image.height * 3)
             return .success(image)
         } catch {
