@@ -67,7 +67,6 @@ let package = Package(
 
         // MARK: Benchmarks and evaluations (run with `swift run -c release NAME`)
         .executableTarget(name: "bench-image", dependencies: ["ShelfImage"], path: "Benchmarks/bench-image"),
-        .executableTarget(name: "bench-heif-webp", dependencies: ["ShelfImage"], path: "Benchmarks/bench-heif-webp"),
         .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection", "ShelfModels"], path: "Benchmarks/eval-detection"),
         .executableTarget(name: "bench-reading", dependencies: ["ShelfImage", "SpineReading", "ShelfScanTestSupport"], path: "Benchmarks/bench-reading"),
         .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),

@@ -69,17 +69,7 @@ struct HEIFWebPCommandTests {
         let brand = dir.appendingPathComponent("brand.heic").path
         try Data(mp4).write(to: URL(fileURLWithPath: brand))
         paths.append(brand)
-        for path in paths {
-            for args in [["image", "info", path], ["image", "convert", path, dir.appendingPathComponent("out.png").path]] {
-                let r = try ShelfscanProcess.run(args)
-                #expect(!r.signalled)
-                #expect(r.status != 0, "\(args)")
-                let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: true)
-                #expect(lines.count == 1, "\(args): \(r.stderr)")
-                #expect(r.stderr.contains((path as NSString).lastPathComponent))
-            }
-        }
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.png").path))
+        try ImageCommandTests.expectOneLineFailures(paths, convertingInto: dir)
     }
 
     /// A folder of phone photos is scanned, not counted as "other files", and finds what the JPEG would.
