@@ -132,7 +132,7 @@ int shelf_heif_read_header(const void *data, size_t size, shelf_heif_header *out
     return SHELF_OK;
 }
 
-int shelf_heif_decode_rgb(const void *data, size_t size, int use_thumbnail, int strict, void *out, size_t out_size,
+int shelf_heif_decode_rgb(const void *data, size_t size, int use_thumbnail, void *out, size_t out_size,
                           int32_t expected_width, int32_t expected_height, shelf_codec_error *err) {
     struct heif_context *ctx;
     struct heif_image_handle *primary;
@@ -161,7 +161,6 @@ int shelf_heif_decode_rgb(const void *data, size_t size, int use_thumbnail, int 
     if (!options) { rc = shelf_heif_fail_with(SHELF_ERR_NOMEM, err, "cannot allocate decoding options"); goto done; }
     options->ignore_transformations = 0; /* irot/imir/clap applied here, once */
     options->convert_hdr_to_8bit = 1;    /* 10- and 12-bit photos come out as 8-bit RGB */
-    options->strict_decoding = strict ? 1 : 0;
     struct heif_error e = heif_decode_image(h, &img, heif_colorspace_RGB,
                                             alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options);
     heif_decoding_options_free(options);

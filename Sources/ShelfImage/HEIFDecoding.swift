@@ -18,7 +18,7 @@ extension ImageDecoder {
     /// is decoded. HEVC has no reduced decode, so a thumbnail is the only shortcut: it is used only when it
     /// has at least the requested size and the primary image's shape, so detection sees the same detail.
     /// Phones store 320x240 thumbnails, which never qualify for the detector's 1280 px.
-    static func decodeHEIF(_ data: [UInt8], scale: Int, maxPixels: Int, strict: Bool = true, name: String)
+    static func decodeHEIF(_ data: [UInt8], scale: Int, maxPixels: Int, name: String)
         throws(ShelfImageError) -> RGBImage
     {
         let h = try heifHeader(data, name: name)
@@ -38,7 +38,7 @@ extension ImageDecoder {
         let count = out.width * out.height * 3
         let pixels = PixelBuffer.make(count: count) { buffer, initialized in
             rc = data.withUnsafeBytes { raw in
-                shelf_heif_decode_rgb(raw.baseAddress, raw.count, useThumbnail ? 1 : 0, strict ? 1 : 0, buffer.baseAddress,
+                shelf_heif_decode_rgb(raw.baseAddress, raw.count, useThumbnail ? 1 : 0, buffer.baseAddress,
                                       count, Int32(out.width), Int32(out.height), &err)
             }
             initialized = rc == Int32(SHELF_OK) ? count : 0

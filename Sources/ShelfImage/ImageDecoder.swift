@@ -113,8 +113,7 @@ public enum ImageDecoder {
             orientation = options.applyOrientation ? ExifOrientation.inPNG(data) : 1
         case .heif:
             // Upright already: libheif applied irot/imir; a HEIF's EXIF orientation is never applied on top.
-            let image = try decodeHEIF(data, scale: scale, maxPixels: options.maxPixels,
-                                       strict: !options.acceptsDamagedData, name: name)
+            let image = try decodeHEIF(data, scale: scale, maxPixels: options.maxPixels, name: name)
             r = channels == 1 ? grayPixels(image) : (image.pixels, image.width, image.height)
             orientation = 1
         case .webp:

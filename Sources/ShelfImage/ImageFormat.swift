@@ -49,8 +49,8 @@ public struct DecodeOptions: Sendable {
     public var applyOrientation: Bool = true
     /// Return an image even when libjpeg reports damaged entropy data (bad Huffman codes, lost sync),
     /// which it patches with grey or smeared blocks. Default false: a damaged photo is a `.corrupt` error,
-    /// as djpeg's non-zero exit says. Truncated data is always an error. For HEIF it turns off libheif's
-    /// strict decoding, which otherwise fails on invalid input it would patch.
+    /// as djpeg's non-zero exit says. Truncated data is always an error. (JPEG only: HEVC and VP8 data
+    /// carry no such damage signal.)
     public var acceptsDamagedData: Bool = false
 
     public init(maxPixels: Int = 150_000_000, scaleDenominator: Int = 1, applyOrientation: Bool = true,

@@ -120,10 +120,10 @@ int shelf_heif_read_header(const void *data, size_t size, shelf_heif_header *out
  * Decodes the primary image (or, with use_thumbnail, its largest thumbnail) to 8-bit RGB in `out`
  * (expected_width * expected_height * 3 bytes): irot/imir applied by libheif and nothing else (the EXIF
  * orientation a HEIF may also carry describes the same turn and is ignored), higher bit depths reduced to
- * 8 by libheif, alpha composited onto white. `strict` makes libheif fail on invalid input it would
- * otherwise patch.
+ * 8 by libheif, alpha composited onto white. Decoding is libheif's default, non-strict, as heif-convert's:
+ * files from phones carry harmless quirks (decoding warnings) that strict mode would refuse.
  */
-int shelf_heif_decode_rgb(const void *data, size_t size, int use_thumbnail, int strict, void *out, size_t out_size,
+int shelf_heif_decode_rgb(const void *data, size_t size, int use_thumbnail, void *out, size_t out_size,
                           int32_t expected_width, int32_t expected_height, shelf_codec_error *err);
 
 /*
