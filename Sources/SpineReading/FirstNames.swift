@@ -14,6 +14,14 @@ enum FirstNames {
     }
 
     private static let names: Set<String> = Set("""
+        aaron abigail adele adolfo agnieszka ahmed aldous alessandro ali alice alma amy andre andrzej angus anita antoine arundhati astrid axel \
+        barbara ben bill bob boris brian bram carl carlo carson catalina chimamanda chuck cixin clarice colin cynthia \
+        dashiell denis diana dmitri don doris douglas elif elsa elvira emile erich erin ernst ethan fatima fyodor gabriel gianni gore \
+        gunther haruki heinrich hector henning herta honore hunter ilya irvine isaac ismail italo ivo jamie jan janet jo joel jon jonas \
+        jose-maria jostein julio jules junot kenzaburo kurt lars lemony leila liane lina lou luca ludwig marcela marguerite mariana \
+        martha marcus max maxim mia mikhail milena muriel nathaniel nick nikolai norman octavia orson otto pat patti per philip \
+        ralph ray reinhold rick rob roald ron rudyard rupert sally saul scott selma seth shirley siri stanislaw stieg sue sven \
+        ted theodor thor toni tove truman ursula vasily vladimir wallace wendy yasunari yukio \
         aaron adam adrian agatha agnes agustin agusti alan albert alberto alejandro alex alexander alexandre alfonso alfred alfredo alice alicia \
         almudena alvaro amanda amelia amos ana andrea andres andreu andrew angel angela angeles angels anna anne annie anthony antoni antonio \
         antonia arnau arthur arturo ariadna beatriz benito benjamin bernard bernardo bertrand blanca bruno carles carlos carme carmen carol \
