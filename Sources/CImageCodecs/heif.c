@@ -34,8 +34,8 @@ static int shelf_heif_code(struct heif_error e) {
     case heif_error_Color_profile_does_not_exist: case heif_error_Plugin_loading_error:
         return SHELF_ERR_UNSUPPORTED;
     case heif_error_Memory_allocation_error:
-        /* Security_limit_exceeded: the file asks for more than libheif allows; that is bad input. */
-        return e.subcode == heif_suberror_Security_limit_exceeded ? SHELF_ERR_CORRUPT : SHELF_ERR_NOMEM;
+        /* Security_limit_exceeded: the file asks for more than libheif allows (size, boxes, tiles). */
+        return e.subcode == heif_suberror_Security_limit_exceeded ? SHELF_ERR_LIMIT : SHELF_ERR_NOMEM;
     case heif_error_Usage_error: return SHELF_ERR_ARGUMENT;
     default: return SHELF_ERR_CORRUPT; /* decoder plugin errors: the HEVC data is damaged */
     }

@@ -14,6 +14,8 @@ enum CodecCall {
             throw ShelfImageError(code: .truncated, message: "Cannot \(action) \(name): the file is truncated (its data ends early).", cause: cause)
         case Int32(SHELF_ERR_UNSUPPORTED):
             throw ShelfImageError(code: .unsupportedFormat, message: "Cannot \(action) \(name): this kind of \(formatName(codec)) is not supported. Convert it to a baseline JPEG and try again.", cause: cause)
+        case Int32(SHELF_ERR_LIMIT):
+            throw ShelfImageError(code: .tooManyPixels, message: "Cannot \(action) \(name): it asks for more than \(codec)'s security limits allow.", cause: cause)
         case Int32(SHELF_ERR_ARGUMENT):
             throw ShelfImageError(code: .invalidArgument, message: "Cannot \(action) \(name): invalid arguments.", cause: cause)
         case Int32(SHELF_ERR_NOMEM):

@@ -7,8 +7,40 @@ extension ImageDecoder {
         var header = shelf_heif_header()
         var err = shelf_codec_error()
         let rc = data.withUnsafeBytes { raw in shelf_heif_read_header(raw.baseAddress, raw.count, &header, &err) }
-        try CodecCall.check(rc, err, codec: "libheif", action: "decode", name: name)
+        try checkHEIF(rc, err, data, name: name)
         return header
+    }
+
+    /// `CodecCall.check`, except that a file cut inside a box is called truncated whatever libheif
+    /// complains of ("No 'meta' box" when the cut falls inside `meta`).
+    static func checkHEIF(_ rc: Int32, _ err: shelf_codec_error, _ data: [UInt8], name: String) throws(ShelfImageError) {
+        do {
+            try CodecCall.check(rc, err, codec: "libheif", action: "decode", name: name)
+        } catch where error.code == .corrupt && endsInsideABox(data) {
+            throw ShelfImageError(code: .truncated, message: "Cannot decode \(name): the file is truncated (its data ends early).",
+                                  cause: error.cause)
+        }
+    }
+
+    /// Walks the top-level ISO-BMFF boxes (32-bit size and fourcc; size 1: a 64-bit size follows; size 0:
+    /// to the end of the file) and says whether the last one promises more bytes than there are.
+    static func endsInsideABox(_ d: [UInt8]) -> Bool {
+        var i = 0
+        while i + 8 <= d.count {
+            var size = Int(d[i]) << 24 | Int(d[i + 1]) << 16 | Int(d[i + 2]) << 8 | Int(d[i + 3])
+            if size == 0 { return false }
+            if size == 1 {
+                guard i + 16 <= d.count else { return true }
+                var large: UInt64 = 0
+                for k in 8..<16 { large = large << 8 | UInt64(d[i + k]) }
+                guard large <= UInt64(Int.max) else { return true }
+                size = Int(large)
+            }
+            guard size >= 8 else { return false } // a broken size is damage, not a cut
+            if size > d.count - i { return true }
+            i += size
+        }
+        return i < d.count // a box header itself was cut
     }
 
     /// The primary image (with `scale` > 1 the thumbnail where one is big enough, else the primary image
@@ -43,7 +75,7 @@ extension ImageDecoder {
             }
             initialized = rc == Int32(SHELF_OK) ? count : 0
         }
-        try CodecCall.check(rc, err, codec: "libheif", action: "decode", name: name)
+        try checkHEIF(rc, err, data, name: name)
         let image = RGBImage(width: out.width, height: out.height, pixels: pixels)
         if image.width == target.width && image.height == target.height { return image }
         return image.areaResized(width: target.width, height: target.height)

@@ -21,6 +21,7 @@ enum {
     SHELF_ERR_NOMEM = 3,        /* malloc failed */
     SHELF_ERR_ARGUMENT = 4,     /* caller passed a buffer or size that does not match */
     SHELF_ERR_UNSUPPORTED = 5,  /* valid file, but a feature we do not decode (e.g. 12-bit JPEG) */
+    SHELF_ERR_LIMIT = 6,        /* the file asks for more than the codec's own security limits allow */
 };
 
 /* The codec's own one-line text; 200 is libjpeg's JMSG_LENGTH_MAX. */
