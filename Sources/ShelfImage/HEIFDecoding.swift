@@ -11,14 +11,24 @@ extension ImageDecoder {
         return header
     }
 
+    /// Image-sequence brands: such a file may hold only a track (`moov`) and no still image (`meta`).
+    static let sequenceBrands: Set<String> = ["msf1", "hevs", "hevc", "hevx"]
+
     /// `CodecCall.check`, except that a file cut inside a box is called truncated whatever libheif
-    /// complains of ("No 'meta' box" when the cut falls inside `meta`).
+    /// complains of ("No 'meta' box" when the cut falls inside `meta`), and a complete sequence without
+    /// a still image is unsupported rather than corrupt (libheif decodes the primary still image only).
     static func checkHEIF(_ rc: Int32, _ err: shelf_codec_error, _ data: [UInt8], name: String) throws(ShelfImageError) {
         do {
             try CodecCall.check(rc, err, codec: "libheif", action: "decode", name: name)
         } catch where error.code == .corrupt && endsInsideABox(data) {
             throw ShelfImageError(code: .truncated, message: "Cannot decode \(name): the file is truncated (its data ends early).",
                                   cause: error.cause)
+        } catch where error.code == .corrupt && error.cause?.contains("No 'meta' box") == true
+            && FormatSniffer.majorBrand(data).map(sequenceBrands.contains) == true {
+            throw ShelfImageError(
+                code: .unsupportedFormat,
+                message: "Cannot decode \(name): it is an image sequence with no still image in it. Export one frame as JPEG and try again.",
+                cause: error.cause)
         }
     }
 

@@ -110,6 +110,15 @@ struct HEIFWebPMalformedTests {
         }
         if case .failure(let e) = MalformedInputTests.outcome(cases[0].1) { #expect(e.code == .unsupportedFormat) }
         if case .failure(let e) = MalformedInputTests.outcome(cases[3].1) { #expect(e.code == .unsupportedFormat) }
+        // A sequence (track only) has no primary still image to show: unsupported, and the message says why.
+        // With only sequence brands libheif itself calls the file type unsupported.
+        let sequence = [0, 0, 0, 28] + Array("ftypmsf1".utf8) + [0, 0, 0, 0] + Array("msf1mif1hevc".utf8) + [0, 0, 0, 8] + Array("moov".utf8)
+        guard case .failure(let e) = MalformedInputTests.outcome(sequence) else { Issue.record("sequence decoded"); return }
+        #expect(e.code == .unsupportedFormat && e.message.contains("image sequence"), "\(e)")
+        var trackOnly = sequence
+        trackOnly.replaceSubrange(20..<24, with: Array("iso8".utf8))
+        guard case .failure(let e6) = MalformedInputTests.outcome(trackOnly) else { Issue.record("sequence decoded"); return }
+        #expect(e6.code == .unsupportedFormat && e6.cause?.contains("supported brands") == true, "\(e6)")
     }
 
     static func findAll(_ tag: String, in d: [UInt8]) -> [Int] {
