@@ -14,6 +14,9 @@ public struct PPOCROptions: Sendable, Equatable {
     public var orientationLines: Int = 3
     /// Lines are cut out at most this many pixels high: the recognizer works at 48 px, so more only costs.
     public var maxLineHeight: Int = 96
+    /// Narrowest recognizer input: PaddleOCR pads every line to 320 px; shorter padding saves time on
+    /// short words.
+    public var recognizerMinWidth: Int = 320
     public var detector = TextDetector.Options()
 
     public init() {}
@@ -44,8 +47,10 @@ public final class PPOCRReader: SpineReader {
             var detector = TextDetector(session: try OnnxSession(runtime: runtime, modelPath: models.detector))
             detector.options = options.detector
             self.detector = detector
-            recognizer = try TextRecognizer(session: try OnnxSession(runtime: runtime, modelPath: models.recognizer),
-                                            dictionaryPath: models.dictionary)
+            var recognizer = try TextRecognizer(session: try OnnxSession(runtime: runtime, modelPath: models.recognizer),
+                                                dictionaryPath: models.dictionary)
+            recognizer.minWidth = options.recognizerMinWidth
+            self.recognizer = recognizer
             model = "\(models.name)/onnxruntime-\(runtime.version)"
         } catch {
             throw ReaderError.ocrEngine(error.message)
