@@ -29,7 +29,8 @@ enum TitleSplitter {
     /// Segments from lines: a gap wider than 1.5 text heights separates title and author on one spine line.
     static func segments(_ lines: [OCRLine]) -> [Segment] {
         var out: [Segment] = []
-        for line in lines {
+        for var line in lines {
+            line.words = line.words.flatMap(splitAtSeparators)
             var current: [OCRWord] = []
             for var word in line.words {
                 // "Padura/ EL HOMBRE...": a slash separates author and title as a gap would.
@@ -56,6 +57,30 @@ enum TitleSplitter {
                 current.append(word)
             }
             if !current.isEmpty { out.append(Segment(words: current)) }
+        }
+        return out
+    }
+
+    /// Separator marks between author and title ("BROWN/SNEAKY", "Paasilinna•El"): the word is cut there
+    /// and each piece but the last ends with "/", which `segments` treats as a segment end.
+    static func splitAtSeparators(_ word: OCRWord) -> [OCRWord] {
+        let marks: Set<Character> = ["/", "·", "•", "|"]
+        guard word.text.count > 1, word.text.contains(where: { marks.contains($0) }) else { return [word] }
+        let pieces = word.text.split(omittingEmptySubsequences: false, whereSeparator: { marks.contains($0) }).map(String.init)
+        let total = max(1, word.text.count)
+        var out: [OCRWord] = []
+        var offset = 0
+        for (k, piece) in pieces.enumerated() {
+            defer { offset += piece.count + 1 }
+            guard !piece.isEmpty else {
+                if k > 0, !out.isEmpty, !out[out.count - 1].text.hasSuffix("/") { out[out.count - 1].text += "/" }
+                continue
+            }
+            var w = word
+            w.left = word.left + (word.right - word.left) * offset / total
+            w.right = word.left + (word.right - word.left) * min(total, offset + piece.count) / total
+            w.text = k < pieces.count - 1 ? piece + "/" : piece
+            out.append(w)
         }
         return out
     }
