@@ -98,7 +98,9 @@ enum TitleSplitter {
                 minor.append(cleaned)
                 continue
             }
-            for piece in splitAtCaseChange(cleaned) { parts += splitName(piece) }
+            for piece in splitAtCaseChange(cleaned) {
+                parts += piece.isName ? [(piece.segment, true)] : splitName(piece.segment)
+            }
         }
         if parts.isEmpty { parts = minor.map { ($0, false) } }
         guard !parts.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
@@ -109,16 +111,12 @@ enum TitleSplitter {
                 parts[i].isName = true
             }
         }
-        // Name pieces on separate lines ("CHUCK" / "PALAHNIUK") are one name.
-        var merged: [(segment: Segment, isName: Bool)] = []
-        for part in parts {
-            if part.isName, let last = merged.last, last.isName, last.segment.words.count == 1, part.segment.words.count == 1 {
-                merged[merged.count - 1].segment = Segment(words: last.segment.words + part.segment.words)
-            } else {
-                merged.append(part)
-            }
+        // Name pieces of one word each on separate lines ("CHUCK" / "PALAHNIUK") are one name.
+        let single = parts.indices.filter { parts[$0].isName }
+        if single.count == 2, single.allSatisfy({ parts[$0].segment.words.count == 1 }) {
+            parts[single[0]].segment = Segment(words: parts[single[0]].segment.words + parts[single[1]].segment.words)
+            parts.remove(at: single[1])
         }
-        parts = merged
         let names = parts.filter(\.isName).map(\.segment)
         var others = parts.filter { !$0.isName }.map(\.segment)
         // A short title ("DUNE") beside the author's name: the short pieces are all that is left to be it.
@@ -147,9 +145,9 @@ enum TitleSplitter {
     /// "ESCRITOS CORSARIOS Pasolini", "PALAHNIUK Invéntate algo": a run in capitals beside a run in mixed
     /// case are two things printed differently, usually title and author. Cut where the case style changes,
     /// when the shorter side is one or two capitalised words (the author's name) and the other side longer.
-    static func splitAtCaseChange(_ segment: Segment) -> [Segment] {
+    static func splitAtCaseChange(_ segment: Segment) -> [(segment: Segment, isName: Bool)] {
         let words = segment.words
-        guard words.count >= 3 else { return [segment] }
+        guard words.count >= 3 else { return [(segment, false)] }
         func caps(_ w: OCRWord) -> Bool {
             let letters = w.text.filter(\.isLetter)
             return letters.count >= 2 && letters.allSatisfy(\.isUppercase)
@@ -162,9 +160,9 @@ enum TitleSplitter {
             let shortStyle = styles[short.startIndex], longStyles = Set(styles[long.startIndex..<long.endIndex])
             guard short.allSatisfy({ caps($0) == shortStyle }), longStyles == [!shortStyle] else { continue }
             guard short.allSatisfy({ $0.text.first?.isUppercase == true && $0.text.filter(\.isLetter).count >= 3 }) else { continue }
-            return [Segment(words: Array(head)), Segment(words: Array(tail))]
+            return [(Segment(words: Array(head)), head.count == short.count), (Segment(words: Array(tail)), head.count != short.count)]
         }
-        return [segment]
+        return [(segment, false)]
     }
 
     /// "NPam", "TeaN", "ueaN": a call-number sticker read as one word. Real words do not put a capital after
