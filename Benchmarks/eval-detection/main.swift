@@ -60,6 +60,7 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     var total = DetectionScore()
     var kinds: [String: Int] = [:]
     var lyingTruth = 0, lyingFound = 0, lyingFlagged = 0
+    var calibration = Calibration()
     for (name, t) in items {
         guard let decoded = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
         let (img, t) = variation.apply(decoded, t)
@@ -72,7 +73,8 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
             lyingTruth += 1
             if let m = pairs.first(where: { $0.truth == j }) { lyingFound += 1; if r.spines[m.detection].lying { lyingFlagged += 1 } }
         }
-        if explain { errorKinds(r.spines.map(\.quad.points), t.polygons, into: &kinds) }
+        errorKinds(r.spines.map(\.quad.points), t.polygons, into: &kinds)
+        calibration.add(r.spines, t.polygons)
         if let dump { dump.write(boundaryRows(name, img, t, detector)) }
         let nTruth = t.polygons.filter { !$0.1 }.count
         print(name.padding(toLength: 28, withPad: " ", startingAt: 0)
@@ -89,10 +91,12 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
             }
         }
     }
+    let fps = kinds.filter { $0.key.hasPrefix("fp.") }
+    print("false positives by kind: " + (fps.isEmpty ? "none" : fps.sorted { $0.key < $1.key }.map { "\($0.key.dropFirst(3)) \($0.value)" }.joined(separator: ", ")))
     if explain {
-        print("errors by kind: " + kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        kinds = [:]
+        print("misses by kind: " + kinds.filter { $0.key.hasPrefix("miss.") }.sorted { $0.key < $1.key }.map { "\($0.key.dropFirst(5)) \($0.value)" }.joined(separator: ", "))
     }
+    print(calibration.report())
     if lyingTruth > 0 {
         print("lying books: \(lyingFound) of \(lyingTruth) found (recall \(pct(Double(lyingFound) / Double(lyingTruth)))), \(lyingFlagged) of them flagged lying")
     }
@@ -359,5 +363,40 @@ func writeDrafts(dir: String, truthDir: String, to out: String) {
         if let png = try? Overlay.render(img.downscaled(maxSide: 1400), r).pngData() {
             fm.createFile(atPath: (out as NSString).appendingPathComponent(stem + ".png"), contents: Data(png))
         }
+    }
+}
+
+/// Precision by confidence band: a box in band [a, b) is a hit when it matches a scored truth at IoU >= 0.5,
+/// neutral on a don't-care spine, a false positive otherwise. Confidence means something when precision
+/// rises with the band, so that `scan --min-confidence` removes mostly wrong boxes.
+struct Calibration {
+    static let edges = [0.0, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0001]
+    var hits = [Int](repeating: 0, count: edges.count - 1)
+    var wrong = [Int](repeating: 0, count: edges.count - 1)
+
+    mutating func add(_ spines: [DetectedSpine], _ truth: [([Point], Bool)]) {
+        let det = spines.map(\.quad.points)
+        let pairs = DetectionScore.matches(detections: det, truth: truth.map(\.0))
+        for (i, s) in spines.enumerated() {
+            guard let band = Self.edges.indices.dropLast().last(where: { Self.edges[$0] <= s.confidence }) else { continue }
+            if let m = pairs.first(where: { $0.detection == i }) {
+                if truth[m.truth].1 { continue }
+                hits[band] += 1
+            } else if truth.contains(where: { $0.1 && PolygonIoU.iou(det[i], $0.0) >= 0.5 }) {
+                continue
+            } else { wrong[band] += 1 }
+        }
+    }
+
+    func report() -> String {
+        var parts: [String] = []
+        for b in hits.indices where hits[b] + wrong[b] > 0 {
+            let n = hits[b] + wrong[b]
+            parts.append(String(format: "[%.2f,%.2f) %d boxes P %.3f", Self.edges[b], min(1, Self.edges[b + 1]), n, Double(hits[b]) / Double(n)))
+        }
+        let below = (0..<3).reduce((0, 0)) { ($0.0 + hits[$1], $0.1 + wrong[$1]) }
+        let dropped = below.0 + below.1
+        let tail = dropped == 0 ? "" : String(format: "; --min-confidence 0.5 drops %d boxes, %.0f%% of them wrong", dropped, 100 * Double(below.1) / Double(dropped))
+        return "calibration: " + parts.joined(separator: ", ") + tail
     }
 }
