@@ -88,6 +88,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var wideRetryThresholdFactor: Double
     /// Spines whose confidence falls below this are dropped.
     public var minConfidence: Double
+    /// A row whose median standing-spine confidence is below this is not a row of books (a floor, a
+    /// pavement, a wall): all its spines are dropped. Absent (older parameter files): no row is dropped.
+    public var rowMinSupport: Double?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback

@@ -25,7 +25,12 @@ public struct SpineDetector: Sendable {
             let atCentre = { (y: Double) in (H / 2 + (y - H / 2) / cos(deskew?.angle ?? 0)) / H }
             rows.append(ShelfRow(index: rowIndex, top: atCentre(Double(band.top)), bottom: atCentre(Double(band.bottom + 1)),
                                  slope: deskew.map { tan($0.angle) * W / H } ?? 0))
-            let found = RowSpines.find(maps, band, ceiling: ceiling, p)
+            var found = RowSpines.find(maps, band, ceiling: ceiling, p)
+            let support = Self.rowSupport(found)
+            if ProcessInfo.processInfo.environment["SHELFSCAN_DEBUG_ROWS"] != nil {
+                print("row \(rowIndex) \(band.top)-\(band.bottom) n \(found.count) support \(support)")
+            }
+            if let floor = p.rowMinSupport, support < floor { found = [] }
             for (k, s) in found.enumerated() {
                 let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
                 let q = Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
@@ -34,6 +39,16 @@ public struct SpineDetector: Sendable {
             }
         }
         return DetectionResult(rows: rows, spines: spines)
+    }
+
+    /// How much a row looks like books as a whole: the median confidence of its standing spines. Books
+    /// stand in runs with clear boundaries, so most of a real row's cuts are strong; a floor, a pavement or
+    /// a wall cut into "spines" by grain and cracks gives a row of weak ones, whatever single cut stands out.
+    static func rowSupport(_ found: [RowSpines.Found]) -> Double {
+        let standing = found.filter { !$0.lying }
+        let c = (standing.isEmpty ? found : standing).map(\.confidence).sorted()
+        guard !c.isEmpty else { return 0 }
+        return c.count % 2 == 1 ? c[c.count / 2] : (c[c.count / 2 - 1] + c[c.count / 2]) / 2
     }
 
     /// Every local peak of the boundary score in every row, with the cues behind it: the training data
