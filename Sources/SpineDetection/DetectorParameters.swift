@@ -91,6 +91,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// A row whose median standing-spine confidence is below this is not a row of books (a floor, a
     /// pavement, a wall): all its spines are dropped. Absent (older parameter files): no row is dropped.
     public var rowMinSupport: Double?
+    /// A spine's foot is searched down to this fraction of the row height below the row's band (books
+    /// standing forward or on a board seen in perspective). Absent: the foot is the band's bottom.
+    public var footReach: Double?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -110,5 +113,5 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         lyingBoundaryThreshold: 0.6, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1,
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
-        rowMinSupport: 0.4)
+        rowMinSupport: 0.4, footReach: 0.2)
 }
