@@ -5,6 +5,7 @@
 //   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
 //                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
+//                             [--dump-boxes FILE.csv]
 import Foundation
 import ShelfImage
 import SpineDetection
@@ -54,7 +55,7 @@ func decodeReduced(_ path: String) throws -> RGBImage {
 
 func pct(_ v: Double) -> String { String(format: "%.3f", v) }
 
-func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetector, overlays: String?, dump: LineSink?) -> DetectionScore {
+func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetector, overlays: String?, dump: LineSink?, boxes boxDump: LineSink? = nil) -> DetectionScore {
     print("== \(title): \(items.count) photo(s)")
     print("photo".padding(toLength: 28, withPad: " ", startingAt: 0) + "  truth  det  hits   FP  miss   prec    rec     F1   mIoU")
     var total = DetectionScore()
@@ -64,8 +65,9 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     for (name, t) in items {
         guard let decoded = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
         let (img, t) = variation.apply(decoded, t)
-        let r = detector.detect(img)
+        let (r, cues) = detector.detectWithCues(img)
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
+        if let boxDump { boxDump.write(boxRows(title, name, r, cues, t)) }
         total = total + s
         // Books lying flat, on their own: found (IoU >= 0.5) and, if found, flagged `lying`.
         let pairs = DetectionScore.matches(detections: r.spines.map(\.quad.points), truth: t.polygons.map(\.0))
@@ -186,6 +188,25 @@ func errorKinds(_ det: [[Point]], _ truth: [([Point], Bool)], into kinds: inout 
     }
 }
 
+/// CSV rows for scripts/fit-confidence.py: every detected box with its confidence cues, label 1 when it
+/// matches a scored spine at IoU >= 0.5, 0 when it is a false positive; boxes on don't-care spines are left out.
+func boxRows(_ set: String, _ photo: String, _ r: DetectionResult, _ cues: [[Double]], _ t: Truth) -> String {
+    let det = r.spines.map(\.quad.points)
+    let pairs = DetectionScore.matches(detections: det, truth: t.polygons.map(\.0))
+    var text = ""
+    for (i, c) in cues.enumerated() {
+        let label: Int
+        if let m = pairs.first(where: { $0.detection == i }) {
+            if t.polygons[m.truth].1 { continue }
+            label = 1
+        } else if t.polygons.contains(where: { $0.1 && PolygonIoU.iou(det[i], $0.0) >= 0.5 }) {
+            continue
+        } else { label = 0 }
+        text += "\(set),\(photo),\(label)," + c.map { String(format: "%.5f", $0) }.joined(separator: ",") + "\n"
+    }
+    return text
+}
+
 /// CSV rows for scripts/fit-boundaries.py: each boundary candidate's cues and whether a true boundary
 /// (either side of a ground-truth spine, don't-care ones included) runs within 2.5 working pixels of it.
 func boundaryRows(_ photo: String, _ img: RGBImage, _ t: Truth, _ detector: SpineDetector) -> String {
@@ -212,10 +233,10 @@ func boundaryRows(_ photo: String, _ img: RGBImage, _ t: Truth, _ detector: Spin
 
 final class LineSink {
     let handle: FileHandle
-    init?(path: String) {
+    init?(path: String, header: String = "photo,row,x,label,score," + BoundaryCandidate.cueNames.joined(separator: ",") + "\n") {
         guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else { return nil }
         handle = h
-        write("photo,row,x,label,score," + BoundaryCandidate.cueNames.joined(separator: ",") + "\n")
+        write(header)
     }
     func write(_ s: String) { handle.write(Data(s.utf8)) }
 }
@@ -250,6 +271,12 @@ let boundaryDump: LineSink? = argument("--dump-boundaries").map { path in
     guard let sink = LineSink(path: path) else { print("error: cannot write \(path)"); exit(1) }
     return sink
 }
+let boxDump: LineSink? = argument("--dump-boxes").map { path in
+    guard let sink = LineSink(path: path, header: "set,photo,label," + SpineDetector.confidenceCueNames.joined(separator: ",") + "\n") else {
+        print("error: cannot write \(path)"); exit(1)
+    }
+    return sink
+}
 let runs = Int(argument("--runs") ?? "5") ?? 5
 var params = DetectorParameters.bundled
 if let file = argument("--params") {
@@ -271,12 +298,12 @@ func truths(in jsonDir: String, imageDir: String) -> [(String, Truth)] {
 
 let samples = truths(in: samplesDir, imageDir: samplesDir)
 if samples.isEmpty { print("note: no samples with ground truth in \(samplesDir)/, skipped") } else {
-    _ = evaluate("samples", samples, detector: detector, overlays: overlays, dump: boundaryDump)
+    _ = evaluate("samples", samples, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
 }
 
 let real = truths(in: (datasetDir as NSString).appendingPathComponent("spine_boxes"), imageDir: datasetDir)
 if real.isEmpty { print("note: real photos not found at \(datasetDir), skipped") } else {
-    _ = evaluate("real photos", real, detector: detector, overlays: overlays, dump: boundaryDump)
+    _ = evaluate("real photos", real, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
 }
 
 // Bookfinder (github.com/rauricus/Bookfinder, example-files/shelve_libraries): home-shelf phone photos,
@@ -295,8 +322,8 @@ if let dir = bookfinderDir, fm.fileExists(atPath: dir) {
     if bookfinder.isEmpty { print("note: no annotated Bookfinder photos found in \(dir), skipped") } else {
         let train = bookfinder.filter { !BookfinderSplit.heldOut.contains(BookfinderSplit.number($0.0) ?? 0) }
         let held = bookfinder.filter { BookfinderSplit.heldOut.contains(BookfinderSplit.number($0.0) ?? 0) }
-        if !train.isEmpty { _ = evaluate("Bookfinder training", train, detector: detector, overlays: overlays, dump: boundaryDump) }
-        if !held.isEmpty { _ = evaluate("Bookfinder held-out", held, detector: detector, overlays: overlays, dump: nil) }
+        if !train.isEmpty { _ = evaluate("Bookfinder training", train, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump) }
+        if !held.isEmpty { _ = evaluate("Bookfinder held-out", held, detector: detector, overlays: overlays, dump: nil, boxes: boxDump) }
     }
 } else {
     print("note: Bookfinder photos not found (set BOOKFINDER_DIR or --bookfinder; scripts/fetch-bookfinder.sh), skipped")

@@ -94,6 +94,10 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// A spine's foot is searched down to this fraction of the row height below the row's band (books
     /// standing forward or on a board seen in perspective). Absent: the foot is the band's bottom.
     public var footReach: Double?
+    /// Logistic weights (bias first, then one per `SpineDetector.confidenceCueNames`) that turn a spine's
+    /// cues into its confidence, fitted by scripts/fit-confidence.py so that confidence reads as the
+    /// chance the box is a right one. Absent: the raw boundary strength is the confidence.
+    public var confidenceModel: [Double]?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -113,5 +117,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         lyingBoundaryThreshold: 0.6, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1,
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
-        rowMinSupport: 0.4, footReach: 0.2)
+        rowMinSupport: 0.4, footReach: 0.2,
+        confidenceModel: [-23.9504, 11.7199, 14.7397, -11.1902, -2.4259, -1.1884, -0.2424])
 }

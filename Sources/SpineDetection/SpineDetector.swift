@@ -10,13 +10,24 @@ public struct SpineDetector: Sendable {
 
     public init(parameters: DetectorParameters = .bundled) { self.parameters = parameters }
 
-    public func detect(_ image: RGBImage) -> DetectionResult {
+    public func detect(_ image: RGBImage) -> DetectionResult { detectWithCues(image).result }
+
+    /// The cues a spine's confidence is calibrated on, in `confidenceCueNames` order: the two boundaries'
+    /// raw strength, the row's support, log(width / row height) and its square (too thin and too wide are
+    /// both suspect), the spine's height over the row's, and
+    /// whether it lies flat. scripts/fit-confidence.py fits `confidenceModel` on them.
+    public static let confidenceCueNames = ["raw", "support", "logWidthRatio", "logWidthRatioSquared", "heightRatio", "lying"]
+
+    /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
+    /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.
+    public func detectWithCues(_ image: RGBImage) -> (result: DetectionResult, cues: [[Double]]) {
         let p = parameters
-        guard image.width >= 8, image.height >= 8 else { return DetectionResult(rows: [], spines: []) }
+        guard image.width >= 8, image.height >= 8 else { return (DetectionResult(rows: [], spines: []), []) }
         let (maps, deskew) = workingMaps(image)
         let W = Double(maps.width), H = Double(maps.height)
         var rows: [ShelfRow] = []
         var spines: [DetectedSpine] = []
+        var cues: [[Double]] = []
         var ceiling = 0
         for band in RowFinder.rows(maps, p) {
             defer { ceiling = band.bottom + 1 }
@@ -27,18 +38,39 @@ public struct SpineDetector: Sendable {
                                  slope: deskew.map { tan($0.angle) * W / H } ?? 0))
             var found = RowSpines.find(maps, band, ceiling: ceiling, p)
             let support = Self.rowSupport(found)
-            if ProcessInfo.processInfo.environment["SHELFSCAN_DEBUG_ROWS"] != nil {
-                print("row \(rowIndex) \(band.top)-\(band.bottom) n \(found.count) support \(support)")
-            }
             if let floor = p.rowMinSupport, support < floor { found = [] }
+            let rowH = Double(band.bottom - band.top + 1)
             for (k, s) in found.enumerated() {
                 let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
                 let q = Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
                              bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft))
-                spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: s.confidence, lying: s.lying))
+                let c = Self.cues(s, rowHeight: rowH, support: support)
+                cues.append(c)
+                let confidence = p.confidenceModel.map { Self.calibrated(c, $0) } ?? s.confidence
+                spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: confidence, lying: s.lying))
             }
         }
-        return DetectionResult(rows: rows, spines: spines)
+        return (DetectionResult(rows: rows, spines: spines), cues)
+    }
+
+    static func cues(_ s: RowSpines.Found, rowHeight: Double, support: Double) -> [Double] {
+        let q = s.quad
+        // Across and along the book as it stands (a lying book's quad is already turned upright).
+        let across = (hypot(q.topRight.x - q.topLeft.x, q.topRight.y - q.topLeft.y)
+                      + hypot(q.bottomRight.x - q.bottomLeft.x, q.bottomRight.y - q.bottomLeft.y)) / 2
+        let along = (hypot(q.bottomLeft.x - q.topLeft.x, q.bottomLeft.y - q.topLeft.y)
+                     + hypot(q.bottomRight.x - q.topRight.x, q.bottomRight.y - q.topRight.y)) / 2
+        let rowH = max(1, rowHeight)
+        let logWidth = log(max(1e-3, across / rowH))
+        return [s.confidence, support, logWidth, logWidth * logWidth, s.lying ? 0 : min(2, along / rowH), s.lying ? 1 : 0]
+    }
+
+    /// Logistic model: weights[0] + Σ weights[i+1]·cue[i], squashed to 0...1, so 0.5 means even odds
+    /// on the data it was fitted on.
+    static func calibrated(_ cue: [Double], _ weights: [Double]) -> Double {
+        var z = weights.first ?? 0
+        for (i, v) in cue.enumerated() where i + 1 < weights.count { z += weights[i + 1] * v }
+        return 1 / (1 + exp(-z))
     }
 
     /// How much a row looks like books as a whole: the median confidence of its standing spines. Books
