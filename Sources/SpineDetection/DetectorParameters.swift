@@ -98,6 +98,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// cues into its confidence, fitted by scripts/fit-confidence.py so that confidence reads as the
     /// chance the box is a right one. Absent: the raw boundary strength is the confidence.
     public var confidenceModel: [Double]?
+    /// Boxes whose calibrated confidence is below this are dropped: on the fitting data they are almost
+    /// all wrong. Absent: none is dropped.
+    public var minCalibratedConfidence: Double?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -118,5 +121,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
-        confidenceModel: [-23.9504, 11.7199, 14.7397, -11.1902, -2.4259, -1.1884, -0.2424])
+        confidenceModel: [-23.9504, 11.7199, 14.7397, -11.1902, -2.4259, -1.1884, -0.2424],
+        minCalibratedConfidence: 0.35)
 }

@@ -47,6 +47,7 @@ public struct SpineDetector: Sendable {
                 let c = Self.cues(s, rowHeight: rowH, support: support)
                 cues.append(c)
                 let confidence = p.confidenceModel.map { Self.calibrated(c, $0) } ?? s.confidence
+                if let floor = p.minCalibratedConfidence, confidence < floor { continue }
                 spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: confidence, lying: s.lying))
             }
         }
