@@ -97,9 +97,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("--real-weight", type=float, default=5)
+    ap.add_argument("--drop", default="", help="comma-separated cues left out of the fit (weight 0)")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.csv)))
-    cue_names = [k for k in rows[0].keys() if k not in ("set", "photo", "label")]
+    all_cues = [k for k in rows[0].keys() if k not in ("set", "photo", "label")]
+    dropped = set(c for c in a.drop.split(",") if c)
+    cue_names = [k for k in all_cues if k not in dropped]
     data = {"train": [], "held-out": []}
     for r in rows:
         x = [1.0] + [float(r[k]) for k in cue_names]
@@ -111,13 +114,15 @@ def main():
     for name in ("train", "held-out"):
         for real in (False, True):
             sel = [d for d in data[name] if d[3] == real]
-            raw = [d[0][1] for d in sel]
+            raw = [d[0][1 + cue_names.index("raw")] if "raw" in cue_names else 0.5 for d in sel]
             fitted = [sigmoid(sum(b * v for b, v in zip(beta, d[0]))) for d in sel]
             ys = [d[1] for d in sel]
             kind = "real" if real else "samples"
             report(f"{name} {kind}, raw confidence", raw, ys)
             report(f"{name} {kind}, fitted", fitted, ys)
-    print('"confidenceModel": [' + ", ".join(f"{b:.4f}" for b in beta) + "]")
+    weights = dict(zip(cue_names, beta[1:]))
+    full = [beta[0]] + [weights.get(k, 0.0) for k in all_cues]
+    print('"confidenceModel": [' + ", ".join(f"{b:.4f}" for b in full) + "]")
 
 
 if __name__ == "__main__":

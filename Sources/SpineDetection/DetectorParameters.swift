@@ -121,6 +121,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
-        confidenceModel: [-23.9504, 11.7199, 14.7397, -11.1902, -2.4259, -1.1884, -0.2424],
-        minCalibratedConfidence: 0.35)
+        confidenceModel: [-9.6908, 10.8969, 14.7515, -3.5079, -2.6438, -1.4744, -0.8133],
+        minCalibratedConfidence: 0.2)
 }

@@ -13,10 +13,11 @@ public struct SpineDetector: Sendable {
     public func detect(_ image: RGBImage) -> DetectionResult { detectWithCues(image).result }
 
     /// The cues a spine's confidence is calibrated on, in `confidenceCueNames` order: the two boundaries'
-    /// raw strength, the row's support, log(width / row height) and its square (too thin and too wide are
-    /// both suspect), the spine's height over the row's, and
+    /// raw strength, the row's support, how far log(width / row height) falls below and rises above the
+    /// typical spine's (hinges, not a square, so a rare wide book is not extrapolated into certain
+    /// failure), the spine's height over the row's, and
     /// whether it lies flat. scripts/fit-confidence.py fits `confidenceModel` on them.
-    public static let confidenceCueNames = ["raw", "support", "logWidthRatio", "logWidthRatioSquared", "heightRatio", "lying"]
+    public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying"]
 
     /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
     /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.
@@ -54,6 +55,9 @@ public struct SpineDetector: Sendable {
         return (DetectionResult(rows: rows, spines: spines), cues)
     }
 
+    /// Width over row height of a typical standing spine (the segmenter's prior median).
+    static let typicalWidthRatio = 0.09
+
     static func cues(_ s: RowSpines.Found, rowHeight: Double, support: Double) -> [Double] {
         let q = s.quad
         // Across and along the book as it stands (a lying book's quad is already turned upright).
@@ -62,8 +66,8 @@ public struct SpineDetector: Sendable {
         let along = (hypot(q.bottomLeft.x - q.topLeft.x, q.bottomLeft.y - q.topLeft.y)
                      + hypot(q.bottomRight.x - q.topRight.x, q.bottomRight.y - q.topRight.y)) / 2
         let rowH = max(1, rowHeight)
-        let logWidth = log(max(1e-3, across / rowH))
-        return [s.confidence, support, logWidth, logWidth * logWidth, s.lying ? 0 : min(2, along / rowH), s.lying ? 1 : 0]
+        let logWidth = log(max(1e-3, across / rowH)) - log(typicalWidthRatio)
+        return [s.confidence, support, max(0, -logWidth), max(0, logWidth), s.lying ? 0 : min(2, along / rowH), s.lying ? 1 : 0]
     }
 
     /// Logistic model: weights[0] + Σ weights[i+1]·cue[i], squashed to 0...1, so 0.5 means even odds
