@@ -90,6 +90,6 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "ShelfImage", "SpineDetection"]),
-        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel"]),
+        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
     ]
 )
