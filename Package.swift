@@ -46,6 +46,8 @@ let package = Package(
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),
         .target(name: "Library", dependencies: ["BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // OpenLibrary and Google Books over URLSession: seed-004 normalizers, cache, backoff, circuit.
+        .target(name: "Enrichment", dependencies: ["BookModel", "Catalog"]),
         .target(
             name: "ShelfScan",
             dependencies: [

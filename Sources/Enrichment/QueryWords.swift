@@ -1,0 +1,77 @@
+import BookModel
+
+/// The words of a reading worth sending to a search engine, and the order of attempts. Providers' search
+/// requires every word to match, so one OCR-garbled word sinks a query: words that are likely noise (too
+/// short, digits as in call numbers "863 Mar", function words) are left out, and when a search finds
+/// nothing the next attempt keeps only the longest words, which OCR rarely invents.
+struct QueryWords: Sendable {
+    struct Attempt: Sendable, Equatable {
+        var title: [String] = []
+        var author: [String] = []
+        var any: [String] = []
+    }
+
+    let title: [String]
+    let author: [String]
+    /// Words from a raw reading with no title/author split.
+    let any: [String]
+    static let maxWords = 6
+
+    var isEmpty: Bool { title.isEmpty && author.isEmpty && any.isEmpty }
+
+    init(_ request: EnrichmentRequest) {
+        let t = Self.keep(TextNormalization.tokens(request.title ?? ""))
+        let a = Self.keep(request.authors.flatMap { TextNormalization.tokens($0) })
+        if !t.isEmpty {
+            title = Array(t.prefix(Self.maxWords))
+            author = Array(Self.longest(a, 2))
+            any = []
+        } else {
+            title = []; author = []
+            any = Self.longest(Self.keep(TextNormalization.tokens(request.rawText)), Self.maxWords)
+        }
+    }
+
+    /// Title and author words; then the title alone; then the longest two title words anywhere.
+    /// A raw reading: its best words; then the longest half; then the longest two.
+    var attempts: [Attempt] {
+        var out: [Attempt] = []
+        func add(_ a: Attempt) { if !(a.title.isEmpty && a.author.isEmpty && a.any.isEmpty), !out.contains(a) { out.append(a) } }
+        if !title.isEmpty {
+            add(Attempt(title: title, author: author))
+            add(Attempt(title: title))
+            add(Attempt(any: Self.longest(title, 2)))
+        } else {
+            add(Attempt(any: any))
+            add(Attempt(any: Self.longest(any, (any.count + 1) / 2)))
+            add(Attempt(any: Self.longest(any, 2)))
+        }
+        return out
+    }
+
+    /// The `n` longest words, kept in reading order.
+    static func longest(_ words: [String], _ n: Int) -> [String] {
+        guard words.count > n else { return words }
+        let chosen = Set(words.enumerated().sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }.prefix(n).map(\.offset))
+        return words.enumerated().filter { chosen.contains($0.offset) }.map(\.element)
+    }
+
+    /// De-duplicated words of 3+ letters with no digits, minus function words.
+    static func keep(_ tokens: [String]) -> [String] {
+        var out: [String] = []
+        for t in tokens where (t.count >= 3 || isIdeographic(t)) && !t.contains(where: \.isNumber)
+            && !stopWords.contains(t) && !out.contains(t) {
+            out.append(t)
+        }
+        return out
+    }
+
+    /// CJK has no spaces and two characters can be a whole title ("三体"): such words are always kept.
+    static func isIdeographic(_ word: String) -> Bool { word.unicodeScalars.contains { $0.value >= 0x2E80 } }
+
+    static let stopWords: Set<String> = [
+        "the", "and", "for", "with", "from", "von", "und", "der", "die", "das", "les", "des", "une", "del", "los",
+        "las", "por", "para", "con", "per", "els", "una", "uns", "que", "est", "sur", "dans", "aux", "edition",
+        "editorial", "ediciones", "edicions", "vol", "tomo",
+    ]
+}
