@@ -106,9 +106,18 @@ public final class Enricher: Sendable {
                     let hit = EnrichmentCandidate(provider: provider, book: book, score: 1)
                     return finish(.enriched, hit, [hit] + candidates, failures, before)
                 }
-                let found = try await search(words, provider)
-                answered = true
-                let ranked = rank(found, provider: provider, against: request)
+                // Each attempt's books join the pool and the pool is ranked again; stop once one is sure.
+                var pool: [EnrichedBook] = []
+                var ranked: [EnrichmentCandidate] = []
+                for attempt in words.attempts.prefix(max(1, configuration.maxSearchesPerBook)) {
+                    let found = try await search(attempt, provider)
+                    answered = true
+                    let fresh = found.filter { b in !pool.contains { Self.sameRecord($0, b) } }
+                    guard !fresh.isEmpty else { continue }
+                    pool += fresh
+                    ranked = rank(pool, provider: provider, against: request)
+                    if let best = ranked.first, best.score >= acceptThreshold { break }
+                }
                 candidates = (candidates + ranked).sorted { $0.score > $1.score }
                 if let best = ranked.first, best.score >= acceptThreshold {
                     return finish(.enriched, best, candidates, failures, before)
@@ -139,7 +148,13 @@ public final class Enricher: Sendable {
         }
         guard !words.isEmpty else { return ([], []) }
         for provider in configuration.providers {
-            do { all += rank(try await search(words, provider), provider: provider, against: request) } catch {
+            do {
+                var found: [EnrichedBook] = []
+                for attempt in words.attempts.prefix(max(1, configuration.maxSearchesPerBook)) where found.isEmpty {
+                    found = try await search(attempt, provider)
+                }
+                all += rank(found, provider: provider, against: request)
+            } catch {
                 failures.append(EnrichmentStatus.Failure(provider: provider, code: error.code))
             }
         }
@@ -163,22 +178,24 @@ public final class Enricher: Sendable {
         }
     }
 
-    /// Searches with the query plan's attempts in turn, stopping at the first that finds anything: a
-    /// search engine that needs every word finds nothing when one OCR-garbled word is in the query.
-    private func search(_ words: QueryWords, _ provider: BookProvider) async throws(EnrichmentError) -> [EnrichedBook] {
-        for attempt in words.attempts.prefix(max(1, configuration.maxSearchesPerBook)) {
-            let found: [EnrichedBook]
-            switch provider {
-            case .openlibrary:
-                found = try await OpenLibraryClient(http: http).search(title: attempt.title, author: attempt.author, anyField: attempt.any,
-                                                                       limit: configuration.searchLimit)
-            case .googlebooks:
-                found = try await GoogleBooksClient(http: http, key: configuration.googleBooksKey)
-                    .search(title: attempt.title, author: attempt.author, anyField: attempt.any, limit: configuration.searchLimit)
-            }
-            if !found.isEmpty { return found }
+    /// One search. Provider search engines need every word to match, so one OCR-garbled word finds
+    /// nothing: `QueryWords.attempts` plans the retries with fewer words.
+    private func search(_ attempt: QueryWords.Attempt, _ provider: BookProvider) async throws(EnrichmentError) -> [EnrichedBook] {
+        switch provider {
+        case .openlibrary:
+            try await OpenLibraryClient(http: http).search(title: attempt.title, author: attempt.author, anyField: attempt.any,
+                                                           limit: configuration.searchLimit)
+        case .googlebooks:
+            try await GoogleBooksClient(http: http, key: configuration.googleBooksKey)
+                .search(title: attempt.title, author: attempt.author, anyField: attempt.any, limit: configuration.searchLimit)
         }
-        return []
+    }
+
+    /// The same provider record seen by two attempts.
+    static func sameRecord(_ a: EnrichedBook, _ b: EnrichedBook) -> Bool {
+        if let x = a.work.openLibraryWorkID, x == b.work.openLibraryWorkID { return true }
+        if let x = a.edition.googleBooksVolumeID, x == b.edition.googleBooksVolumeID { return true }
+        return a.work.openLibraryWorkID == nil && a.edition.googleBooksVolumeID == nil && a == b
     }
 
     /// Scores the provider's candidates with the catalogue matcher's calibrated model, the candidates

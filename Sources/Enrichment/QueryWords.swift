@@ -3,7 +3,8 @@ import BookModel
 /// The words of a reading worth sending to a search engine, and the order of attempts. Providers' search
 /// requires every word to match, so one OCR-garbled word sinks a query: words that are likely noise (too
 /// short, digits as in call numbers "863 Mar", function words) are left out, and when a search finds
-/// nothing the next attempt keeps only the longest words, which OCR rarely invents.
+/// nothing acceptable the next attempts send pairs of words, longest first: a pair of correct words is
+/// specific enough in a search engine, and one of several pairs is likely free of OCR errors.
 struct QueryWords: Sendable {
     struct Attempt: Sendable, Equatable {
         var title: [String] = []
@@ -32,21 +33,29 @@ struct QueryWords: Sendable {
         }
     }
 
-    /// Title and author words; then the title alone; then the longest two title words anywhere.
-    /// A raw reading: its best words; then the longest half; then the longest two.
+    /// Title and author words; then the title alone; then pairs of title words, longest first.
+    /// A raw reading: its best words; then pairs of them, longest first.
     var attempts: [Attempt] {
         var out: [Attempt] = []
         func add(_ a: Attempt) { if !(a.title.isEmpty && a.author.isEmpty && a.any.isEmpty), !out.contains(a) { out.append(a) } }
         if !title.isEmpty {
             add(Attempt(title: title, author: author))
             add(Attempt(title: title))
-            add(Attempt(any: Self.longest(title, 2)))
+            for pair in Self.pairs(title) { add(Attempt(any: pair)) }
         } else {
             add(Attempt(any: any))
-            add(Attempt(any: Self.longest(any, (any.count + 1) / 2)))
-            add(Attempt(any: Self.longest(any, 2)))
+            for pair in Self.pairs(any) { add(Attempt(any: pair)) }
         }
         return out
+    }
+
+    /// Words two by two, longest first (each pair in reading order); a last odd word goes alone.
+    static func pairs(_ words: [String]) -> [[String]] {
+        guard words.count > 2 else { return [] }
+        let byLength = words.enumerated().sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }
+        return stride(from: 0, to: byLength.count, by: 2).map { i in
+            byLength[i..<min(i + 2, byLength.count)].sorted { $0.offset < $1.offset }.map(\.element)
+        }
     }
 
     /// The `n` longest words, kept in reading order.
@@ -59,7 +68,7 @@ struct QueryWords: Sendable {
     /// De-duplicated words of 3+ letters with no digits, minus function words.
     static func keep(_ tokens: [String]) -> [String] {
         var out: [String] = []
-        for t in tokens where (t.count >= 3 || isIdeographic(t)) && !t.contains(where: \.isNumber)
+        for t in tokens where (t.count >= 3 || isIdeographic(t)) && !t.contains(where: { $0.isASCII && $0.isNumber })
             && !stopWords.contains(t) && !out.contains(t) {
             out.append(t)
         }

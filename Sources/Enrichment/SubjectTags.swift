@@ -1,3 +1,4 @@
+import Foundation
 import BookModel
 
 /// Seed 004 rule 3: provider subjects ("Fiction / Science Fiction / General", "Dystopian fiction",
@@ -32,13 +33,13 @@ public enum SubjectTags {
         for subject in subjects {
             // Google's "A / B / General" is a path: each level is a subject of its own.
             for part in subject.split(separator: "/") {
-                let text = " " + TextNormalization.normalize(String(part)) + " "
+                let whole = " " + TextNormalization.normalize(String(part)) + " "
+                // "Science fiction" is neither "Science" nor plain "Fiction": once it has named its tag,
+                // the phrase is taken out before the other tags look.
+                let rest = whole.replacingOccurrences(of: " science fiction ", with: " ")
                 for (tag, signals) in table where !out.contains(tag) {
-                    if signals.contains(where: { text.contains(" " + TextNormalization.normalize($0) + " ") }) {
-                        // "Science fiction" is not also plain "Fiction" unless something else says so.
-                        if tag == "Fiction", out.contains("Science Fiction"), text.contains(" science fiction ") { continue }
-                        out.append(tag)
-                    }
+                    let text = tag == "Science Fiction" ? whole : rest
+                    if signals.contains(where: { text.contains(" " + TextNormalization.normalize($0) + " ") }) { out.append(tag) }
                 }
             }
             if out.count >= Rules.maxGenres { break }
