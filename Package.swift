@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library",
+                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "Enrichment",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -59,7 +59,7 @@ let package = Package(
         // MARK: Command line
         .target(
             name: "ShelfScanCLI",
-            dependencies: ["ShelfScan", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ShelfScan", "Catalog", "Enrichment", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "shelfscan", dependencies: ["ShelfScanCLI"]),
 
@@ -69,6 +69,7 @@ let package = Package(
         .executableTarget(name: "bench-reading", dependencies: ["ShelfImage", "SpineReading", "ShelfScanTestSupport"], path: "Benchmarks/bench-reading"),
         .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
+        .executableTarget(name: "eval-enrichment", dependencies: ["Enrichment", "Catalog", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-enrichment"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
 

@@ -148,8 +148,12 @@ public struct DetectedBook: Sendable, Equatable, Codable {
     public var polygon: [[Double]]?
     /// The reading's authors beside `work`, as seed 004's search responses carry them (WorkDTO has none).
     public var authors: [AuthorDTO]?
-    public init(work: WorkDTO, edition: EditionDTO, confidence: Double, polygon: [[Double]]? = nil, authors: [AuthorDTO]? = nil) {
+    /// With `--enrich`: whether a provider's book was applied to `work`/`edition`/`authors`, or why not.
+    public var enrichmentStatus: EnrichmentStatus?
+    public init(work: WorkDTO, edition: EditionDTO, confidence: Double, polygon: [[Double]]? = nil, authors: [AuthorDTO]? = nil,
+                enrichmentStatus: EnrichmentStatus? = nil) {
         self.work = work; self.edition = edition; self.confidence = confidence; self.polygon = polygon; self.authors = authors
+        self.enrichmentStatus = enrichmentStatus
     }
 }
 

@@ -30,43 +30,16 @@ public struct EnrichmentCandidate: Sendable, Equatable, Codable {
     public var score: Double
 }
 
-/// Why a book is (or is not) enriched: data for JSON and the library, never display text.
-public struct EnrichmentStatus: Sendable, Equatable, Codable {
-    public enum State: String, Sendable, Codable {
-        /// A candidate scored at or above the threshold (or an ISBN matched) and was applied.
-        case enriched
-        /// Providers answered, but no candidate was sure enough: the book stays as read, candidates kept.
-        case candidatesOnly
-        /// Providers answered and found nothing.
-        case notFound
-        /// No provider could answer (offline, failing, paused): the book stays as read.
-        case unavailable
-        /// Nothing was read from the spine, so there was nothing to search for.
-        case nothingToSearch
-    }
-
-    public struct Failure: Sendable, Equatable, Codable {
-        public var provider: BookProvider
-        /// `EnrichmentError.code`, e.g. PROVIDER_TIMEOUT.
-        public var code: String
-    }
-
-    public var state: State
-    /// The provider whose answer was applied or offered.
-    public var provider: BookProvider?
-    public var score: Double?
-    /// Providers that could not answer, in chain order.
-    public var failures: [Failure]?
-    /// Requests this book cost (retries included; cache hits excluded).
-    public var requests: Int?
-}
-
 public struct EnrichmentResult: Sendable, Equatable {
     public var status: EnrichmentStatus
     /// The candidate applied, when `status.state == .enriched`.
     public var accepted: EnrichmentCandidate?
     /// Every candidate, best first, for review (the accepted one included).
     public var candidates: [EnrichmentCandidate]
+
+    public init(status: EnrichmentStatus, accepted: EnrichmentCandidate? = nil, candidates: [EnrichmentCandidate] = []) {
+        self.status = status; self.accepted = accepted; self.candidates = candidates
+    }
 }
 
 /// Turns a noisy reading into a provider's book: build a query from the reading's best words, ask the
@@ -91,14 +64,18 @@ public final class Enricher: Sendable {
     public var stats: EnrichmentStats { http.stats }
 
     public func enrich(_ request: EnrichmentRequest) async -> EnrichmentResult {
-        let before = http.stats.requests
+        let tally = RequestTally()
+        return await RequestTally.$current.withValue(tally) { await enrich(request, tally: tally) }
+    }
+
+    private func enrich(_ request: EnrichmentRequest, tally before: RequestTally) async -> EnrichmentResult {
         var failures: [EnrichmentStatus.Failure] = []
         var candidates: [EnrichmentCandidate] = []
         var answered = false
         let words = QueryWords(request)
         let isbn = request.isbn.flatMap(ISBN.valid)
         guard isbn != nil || !words.isEmpty else {
-            return EnrichmentResult(status: EnrichmentStatus(state: .nothingToSearch), accepted: nil, candidates: [])
+            return EnrichmentResult(status: EnrichmentStatus(state: .nothingToSearch, requests: 0), accepted: nil, candidates: [])
         }
         for provider in configuration.providers {
             do {
@@ -123,7 +100,7 @@ public final class Enricher: Sendable {
                     return finish(.enriched, best, candidates, failures, before)
                 }
             } catch {
-                failures.append(EnrichmentStatus.Failure(provider: provider, code: error.code))
+                failures.append(EnrichmentStatus.Failure(provider: provider.rawValue, code: error.code))
             }
         }
         let state: EnrichmentStatus.State = !candidates.isEmpty ? .candidatesOnly : (answered ? .notFound : .unavailable)
@@ -142,7 +119,7 @@ public final class Enricher: Sendable {
             for provider in configuration.providers {
                 do {
                     if let book = try await lookup(isbn: isbn, provider) { all.append(EnrichmentCandidate(provider: provider, book: book, score: 1)) }
-                } catch { failures.append(EnrichmentStatus.Failure(provider: provider, code: error.code)) }
+                } catch { failures.append(EnrichmentStatus.Failure(provider: provider.rawValue, code: error.code)) }
             }
             return (all, failures)
         }
@@ -155,19 +132,19 @@ public final class Enricher: Sendable {
                 }
                 all += rank(found, provider: provider, against: request)
             } catch {
-                failures.append(EnrichmentStatus.Failure(provider: provider, code: error.code))
+                failures.append(EnrichmentStatus.Failure(provider: provider.rawValue, code: error.code))
             }
         }
         return (Array(all.sorted { $0.score > $1.score }.prefix(limit)), failures)
     }
 
     private func finish(_ state: EnrichmentStatus.State, _ accepted: EnrichmentCandidate?, _ candidates: [EnrichmentCandidate],
-                        _ failures: [EnrichmentStatus.Failure], _ before: Int) -> EnrichmentResult {
+                        _ failures: [EnrichmentStatus.Failure], _ tally: RequestTally) -> EnrichmentResult {
         let shown = accepted ?? candidates.first
-        let status = EnrichmentStatus(state: state, provider: shown?.provider,
+        let status = EnrichmentStatus(state: state, provider: shown?.provider.rawValue,
                                       score: shown.map { ($0.score * 10_000).rounded() / 10_000 },
                                       failures: failures.isEmpty ? nil : failures,
-                                      requests: max(0, http.stats.requests - before))
+                                      requests: tally.count)
         return EnrichmentResult(status: status, accepted: accepted, candidates: Array(candidates.prefix(configuration.searchLimit)))
     }
 

@@ -110,6 +110,7 @@ final class ProviderHTTP: Sendable {
     private func once(_ provider: BookProvider, url: URL) async -> Result<ProviderReply, Failure> {
         await limiter.acquire()
         counters.update { $0.requests += 1 }
+        RequestTally.current?.add()
         var request = URLRequest(url: url)
         request.timeoutInterval = configuration.timeout
         let result: Result<ProviderReply, Failure>
@@ -173,7 +174,18 @@ final class ProviderHTTP: Sendable {
     }
 }
 
-/// A lock-protected value: counters bumped from many tasks, read at the end.
+/// Requests made on behalf of one book, whatever else runs at the same time: set as a task-local around
+/// one `Enricher.enrich` call, bumped by every attempt made inside it.
+final class RequestTally: @unchecked Sendable {
+    @TaskLocal static var current: RequestTally?
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var count: Int { lock.withLock { n } }
+}
+
+/// A lock-protected value: counters bumped from many tasks, read at the end. `@unchecked Sendable`
+/// because `stats` is only touched under `lock`.
 final class Counters: @unchecked Sendable {
     private let lock = NSLock()
     private var stats = EnrichmentStats()

@@ -101,6 +101,7 @@ extension LibraryStore {
         if let isbn = spine.isbn.flatMap(ISBN.valid) {
             w.editions = [Edition(isbn: isbn, dateCreated: date)]
         }
+        if let enrichment = spine.enrichment { w.applyEnrichment(enrichment, at: date) }
         w.lastModified = date
         return w
     }

@@ -69,6 +69,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var enrichment: EnrichOptions
 
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("Please pass --jobs 1 or more.") }
@@ -103,7 +104,8 @@ struct ScanCommand: AsyncParsableCommand {
 
         let json = output.json
         do {
-            let scanner = try makeScanner(configuration)
+            var scanner = try makeScanner(configuration)
+            scanner.enricher = try enrichment.makeEnricher(notify: EnrichOptions.stderrNotice)
             let source = PhotoSource(paths: paths, excluding: scanner.library.map(Self.libraryFiles) ?? [])
             let display = ProgressDisplay(mode: ProgressDisplay.mode(json: json, quiet: output.quiet))
             let printer = ResultPrinter(json: json, readerName: reader.rawValue)
