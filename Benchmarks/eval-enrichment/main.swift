@@ -1,7 +1,7 @@
 // eval-enrichment: how well enrichment turns real OCR readings of real library spines into the right book,
 // against the local catalogue matcher on the same readings.
 //
-//   swift run -c release eval-enrichment [--dataset DIR] [--rows N] [--searches K] [--failures N]
+//   swift run -c release eval-enrichment [--dataset DIR] [--rows N] [--searches K] [--threshold P] [--failures N]
 //
 // The provider is a local OpenLibrary-format search server on 127.0.0.1 (ShelfScanTestSupport's
 // FakeBookProviders) whose database is the Library Dataset's catalogue.csv: `/search.json` with every query
@@ -22,6 +22,7 @@ var datasetDir = "../shared/datasets/library-dataset"
 var maxRows = Int.max
 var searches = EnrichmentConfiguration(providers: [.openlibrary]).maxSearchesPerBook
 var showFailures = 0
+var threshold = CatalogIndex.acceptThreshold
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
@@ -29,7 +30,8 @@ while let a = args.popFirst() {
     case "--rows": maxRows = Int(args.popFirst() ?? "") ?? maxRows
     case "--searches": searches = Int(args.popFirst() ?? "") ?? searches
     case "--failures": showFailures = Int(args.popFirst() ?? "20") ?? 20
-    default: print("usage: eval-enrichment [--dataset DIR] [--rows N] [--searches K] [--failures N]"); exit(2)
+    case "--threshold": threshold = Double(args.popFirst() ?? "") ?? threshold
+    default: print("usage: eval-enrichment [--dataset DIR] [--rows N] [--searches K] [--threshold P] [--failures N]"); exit(2)
     }
 }
 let cataloguePath = datasetDir + "/catalogue.csv"
@@ -96,7 +98,7 @@ var configuration = EnrichmentConfiguration(providers: [.openlibrary])
 configuration.baseURLs[.openlibrary] = server.baseURL
 configuration.maxSearchesPerBook = searches
 configuration.backoffBase = 0.05
-let enricher = Enricher(configuration: configuration)
+let enricher = Enricher(configuration: configuration, acceptThreshold: threshold)
 let start = Date()
 let results: [(Int, EnrichmentResult)] = await withTaskGroup(of: (Int, EnrichmentResult).self) { group in
     var out: [(Int, EnrichmentResult)] = []
@@ -146,6 +148,7 @@ for (label, keep) in [("all rows", rows.map { _ in true }), ("held-out half", ro
     print("  " + report("enrichment (OpenLibrary search)    ", enriched, keep))
 }
 let totalRequests = enriched.map(\.requests).reduce(0, +)
+print(String(format: "accept threshold %.4f", threshold))
 print(String(format: "requests per book %.2f (max %d searches per book); %.1f ms per book wall (%d concurrent)",
              Double(totalRequests) / Double(max(1, rows.count)), searches, seconds * 1000 / Double(max(1, rows.count)), configuration.concurrency))
 print(String(format: "server saw %.2f requests per book", Double(server.requestCount) / Double(max(1, rows.count))))
