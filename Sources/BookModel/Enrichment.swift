@@ -23,7 +23,7 @@ public struct EnrichmentRecord: Sendable, Equatable, Codable {
 }
 
 /// Why a book is, or is not, enriched: data for JSON (`detectedBooks[].enrichmentStatus`), never display text.
-public struct EnrichmentStatus: Sendable, Equatable, Codable {
+public struct EnrichmentStatus: Sendable, Hashable, Codable {
     public enum State: String, Sendable, Codable {
         /// A candidate scored at or above the threshold (or an ISBN matched) and was applied.
         case enriched
@@ -37,7 +37,7 @@ public struct EnrichmentStatus: Sendable, Equatable, Codable {
         case nothingToSearch
     }
 
-    public struct Failure: Sendable, Equatable, Codable {
+    public struct Failure: Sendable, Hashable, Codable {
         /// The provider as `--enrich` names it ("openlibrary", "googlebooks").
         public var provider: String
         /// A stable code, e.g. PROVIDER_TIMEOUT, PROVIDER_RATE_LIMITED, PROVIDER_PAUSED.

@@ -31,7 +31,8 @@ extension PhotoScanner {
                     callNumber: match?.accepted == true ? match?.callNumber : nil,
                     catalogScore: match?.score,
                     cropJPEG: spine.cropJPEG ?? [],
-                    enrichment: spine.enrichment?.accepted?.book.record
+                    enrichment: spine.enrichment?.accepted?.book.record,
+                    enrichmentStatus: spine.enrichment?.status
                 )
             }
         )

@@ -53,8 +53,10 @@ struct LibraryEnrichCommand: AsyncParsableCommand {
                                                 isbn: work.editions.lazy.compactMap(\.primaryISBN).first)
                 let result = await enricher.enrich(request)
                 var outcome = Outcome(workId: workID, enrichmentStatus: result.status)
+                var updated = work
+                // A scanned Work keeps why it was (not) enriched beside its spine, for the reviewer.
+                updated.spine?.enrichmentStatus = result.status
                 if let book = result.accepted?.book {
-                    var updated = work
                     updated.applyEnrichment(book.record, replaceTitle: work.reviewStatus == .needsReview)
                     let duplicates = try store.duplicates(of: updated, threshold: DuplicateRule.fuzzyThreshold)
                         .map(\.id).filter { $0 != workID }
@@ -65,6 +67,7 @@ struct LibraryEnrichCommand: AsyncParsableCommand {
                     if !dryRun { try store.update(updated) }
                     enriched += 1
                 } else {
+                    if !dryRun, updated.spine != nil { try store.update(updated) }
                     unchanged += 1
                 }
                 if output.json { try out.json(outcome) } else if !output.quiet || outcome.work != nil { out.line(Self.describe(outcome, title: work.title)) }

@@ -94,6 +94,12 @@ struct ScanEnrichTests {
         #expect(works.count == titles.count)
         #expect(Set(works.map(\.title)) == Set(titles))
         #expect(works.allSatisfy { $0.openLibraryWorkID == nil })
+        // The library says why: the provider was unavailable (failing, then paused).
+        for w in works {
+            let status = try #require(w.spine?.enrichmentStatus)
+            #expect(status.state == .unavailable)
+            #expect(["PROVIDER_ERROR", "PROVIDER_PAUSED"].contains(status.failures?.first?.code ?? ""))
+        }
     }
 
     @Test func theGoogleKeyReachesGoogleButNoOutputLogCacheOrDatabase() throws {
@@ -114,6 +120,8 @@ struct ScanEnrichTests {
         let store = try LibraryStore(path: library)
         let works = try store.works(includePending: true)
         #expect(works.contains { !$0.googleBooksVolumeIDs.isEmpty })
+        #expect(works.filter { !$0.googleBooksVolumeIDs.isEmpty }.allSatisfy { $0.spine?.enrichmentStatus?.state == .enriched })
+        #expect(works.allSatisfy { $0.reviewStatus == .needsReview })
         // Nothing on disk holds the key: database, its WAL, crops, cache.
         for root in [dir.appendingPathComponent("lib"), cache] {
             for case let file as String in FileManager.default.enumerator(atPath: root.path) ?? NSEnumerator() {
