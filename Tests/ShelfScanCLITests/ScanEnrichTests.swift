@@ -131,6 +131,31 @@ struct ScanEnrichTests {
         }
     }
 
+    @Test func aScannedBookAlreadyInTheLibraryIsFoundByItsProviderID() throws {
+        let (dir, photo, vision, titles) = try Self.setUp()
+        defer { vision.stop(); try? FileManager.default.removeItem(at: dir) }
+        let provider = try FakeBookProviders(books: Self.providerBooks(titles))
+        defer { provider.stop() }
+        // Given the library already holds the first book, verified, under another spelling, with its OpenLibrary ID
+        let library = dir.appendingPathComponent("lib/library.sqlite").path
+        var known = Work(title: "A differently spelled title", authors: ["Somebody Else"])
+        known.openLibraryWorkID = FakeBookProviders.workID(0)
+        let existing = try LibraryStore(path: library).add(known)
+        // When the shelf is scanned with enrichment
+        let run = try ShelfscanProcess.run(Self.scanArguments(photo, vision) + ["--library", library, "--enrich", "openlibrary"],
+                                           environment: ["OPENAI_API_KEY": Self.visionKey,
+                                                         "SHELFSCAN_OPENLIBRARY_URL": provider.baseURL.absoluteString,
+                                                         "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        // Then the pending Work for that spine is the same Work by seed 004 rule 2 (shared ID), which the
+        // review's duplicate finder reports, though title and authors differ
+        let store = try LibraryStore(path: library)
+        let pending = try #require(try store.works(includePending: true).first { $0.reviewStatus == .needsReview && $0.title == titles[0] })
+        let duplicates = try store.duplicates(of: pending)
+        #expect(duplicates.first?.id == existing.id)
+        #expect(duplicates.first?.reason == .externalID("olw:\(FakeBookProviders.workID(0))"))
+    }
+
     @Test func libraryEnrichCompletesFiledWorksOnceAndReportsDuplicates() throws {
         let dir = try ShelfscanProcess.temporaryDirectory("library-enrich")
         defer { try? FileManager.default.removeItem(at: dir) }
