@@ -1,7 +1,7 @@
 // eval-enrichment: how well enrichment turns real OCR readings of real library spines into the right book,
 // against the local catalogue matcher on the same readings.
 //
-//   swift run -c release eval-enrichment [--dataset DIR] [--rows N] [--searches K] [--threshold P] [--failures N]
+//   swift run -c release eval-enrichment [--dataset DIR] [--rows N] [--searches K] [--threshold P] [--title-coverage C] [--failures N]
 //
 // The provider is a local OpenLibrary-format search server on 127.0.0.1 (ShelfScanTestSupport's
 // FakeBookProviders) whose database is the Library Dataset's catalogue.csv: `/search.json` with every query
@@ -23,6 +23,7 @@ var maxRows = Int.max
 var searches = EnrichmentConfiguration(providers: [.openlibrary]).maxSearchesPerBook
 var showFailures = 0
 var threshold = CatalogIndex.acceptThreshold
+var titleCoverage: Double?
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
@@ -31,7 +32,8 @@ while let a = args.popFirst() {
     case "--searches": searches = Int(args.popFirst() ?? "") ?? searches
     case "--failures": showFailures = Int(args.popFirst() ?? "20") ?? 20
     case "--threshold": threshold = Double(args.popFirst() ?? "") ?? threshold
-    default: print("usage: eval-enrichment [--dataset DIR] [--rows N] [--searches K] [--threshold P] [--failures N]"); exit(2)
+    case "--title-coverage": titleCoverage = Double(args.popFirst() ?? "")
+    default: print("usage: eval-enrichment [--dataset DIR] [--rows N] [--searches K] [--threshold P] [--title-coverage C] [--failures N]"); exit(2)
     }
 }
 let cataloguePath = datasetDir + "/catalogue.csv"
@@ -98,6 +100,7 @@ var configuration = EnrichmentConfiguration(providers: [.openlibrary])
 configuration.baseURLs[.openlibrary] = server.baseURL
 configuration.maxSearchesPerBook = searches
 configuration.backoffBase = 0.05
+if let titleCoverage { configuration.minTitleCoverage = titleCoverage }
 let enricher = Enricher(configuration: configuration, acceptThreshold: threshold)
 let start = Date()
 let results: [(Int, EnrichmentResult)] = await withTaskGroup(of: (Int, EnrichmentResult).self) { group in
@@ -148,7 +151,7 @@ for (label, keep) in [("all rows", rows.map { _ in true }), ("held-out half", ro
     print("  " + report("enrichment (OpenLibrary search)    ", enriched, keep))
 }
 let totalRequests = enriched.map(\.requests).reduce(0, +)
-print(String(format: "accept threshold %.4f", threshold))
+print(String(format: "accept threshold %.4f, title coverage >= %.2f", threshold, configuration.minTitleCoverage))
 print(String(format: "requests per book %.2f (max %d searches per book); %.1f ms per book wall (%d concurrent)",
              Double(totalRequests) / Double(max(1, rows.count)), searches, seconds * 1000 / Double(max(1, rows.count)), configuration.concurrency))
 print(String(format: "server saw %.2f requests per book", Double(server.requestCount) / Double(max(1, rows.count))))

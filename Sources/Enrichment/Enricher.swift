@@ -15,9 +15,9 @@ public struct EnrichmentRequest: Sendable, Equatable {
     }
 
     /// The text the ranker scores candidates against: the raw reading (what the calibration was fitted
-    /// on), else title and authors.
+    /// on) without shelf marks, which providers do not know; else title and authors.
     var rankingText: String {
-        let raw = rawText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let raw = QueryWords.withoutShelfMarks(TextNormalization.tokens(rawText)).joined(separator: " ")
         return raw.isEmpty ? ([title ?? ""] + authors).joined(separator: " ") : raw
     }
 }
@@ -28,6 +28,15 @@ public struct EnrichmentCandidate: Sendable, Equatable, Codable {
     public var book: EnrichedBook
     /// 0...1; 1 for an ISBN lookup.
     public var score: Double
+    /// Weighted share of the candidate's main title found in the reading (1 for an ISBN lookup).
+    public var titleCoverage: Double = 1
+
+    /// Sure enough to apply: the calibrated score clears the threshold and the spine shows enough of the
+    /// title. The second test matters with providers: the calibration's strongest input is how clearly a
+    /// candidate beats the others, and a search that returns one book makes it win by default.
+    func isAcceptable(threshold: Double, minTitleCoverage: Double) -> Bool {
+        score >= threshold && titleCoverage >= minTitleCoverage
+    }
 }
 
 public struct EnrichmentResult: Sendable, Equatable {
@@ -63,6 +72,10 @@ public final class Enricher: Sendable {
 
     public var stats: EnrichmentStats { http.stats }
 
+    private func accepts(_ c: EnrichmentCandidate) -> Bool {
+        c.isAcceptable(threshold: acceptThreshold, minTitleCoverage: configuration.minTitleCoverage)
+    }
+
     public func enrich(_ request: EnrichmentRequest) async -> EnrichmentResult {
         let tally = RequestTally()
         return await RequestTally.$current.withValue(tally) { await enrich(request, tally: tally) }
@@ -93,10 +106,10 @@ public final class Enricher: Sendable {
                     guard !fresh.isEmpty else { continue }
                     pool += fresh
                     ranked = rank(pool, provider: provider, against: request)
-                    if let best = ranked.first, best.score >= acceptThreshold { break }
+                    if ranked.contains(where: accepts) { break }
                 }
                 candidates = (candidates + ranked).sorted { $0.score > $1.score }
-                if let best = ranked.first, best.score >= acceptThreshold {
+                if let best = ranked.first(where: accepts) {
                     return finish(.enriched, best, candidates, failures, before)
                 }
             } catch {
@@ -183,6 +196,8 @@ public final class Enricher: Sendable {
         let entries = books.map { CatalogEntry(title: $0.catalogueTitle, authors: $0.authors.map(\.name), isbn: $0.edition.isbn ?? "") }
         let index = CatalogIndex(Catalog(entries: entries))
         let matches = index.match(request.rankingText, top: books.count)
-        return matches.map { EnrichmentCandidate(provider: provider, book: books[$0.entryIndex], score: $0.score) }
+        return matches.map {
+            EnrichmentCandidate(provider: provider, book: books[$0.entryIndex], score: $0.score, titleCoverage: $0.features.title)
+        }
     }
 }

@@ -36,6 +36,10 @@ public struct EnrichmentConfiguration: Sendable {
     /// Searches per book at most, counting the retries with fewer words when a search finds nothing. Default 3.
     public var maxSearchesPerBook: Int = 3
 
+    /// Least share of a candidate's main title (IDF-weighted words) the reading must show for the candidate
+    /// to be applied. Default 0.5, from eval-enrichment on the Library Dataset.
+    public var minTitleCoverage: Double = 0.5
+
     public init(providers: [BookProvider]) { self.providers = providers }
 
     public func baseURL(for provider: BookProvider) -> URL { baseURLs[provider] ?? provider.defaultBaseURL }

@@ -29,7 +29,7 @@ struct QueryWords: Sendable {
             any = []
         } else {
             title = []; author = []
-            any = Self.longest(Self.keep(TextNormalization.tokens(request.rawText)), Self.maxWords)
+            any = Self.longest(Self.keep(Self.withoutShelfMarks(TextNormalization.tokens(request.rawText))), Self.maxWords)
         }
     }
 
@@ -70,6 +70,22 @@ struct QueryWords: Sendable {
         var out: [String] = []
         for t in tokens where (t.count >= 3 || isIdeographic(t)) && !t.contains(where: { $0.isASCII && $0.isNumber })
             && !stopWords.contains(t) && !out.contains(t) {
+            out.append(t)
+        }
+        return out
+    }
+
+    /// Drops the letters of library shelf marks: a word of up to three letters right after a number
+    /// ("863 Mar", "1(Fin)", "77.6 Gom") is the author's abbreviation in a call number, which no provider
+    /// knows, and as a search word or a ranking word it only matches unrelated short titles. Numbers stay
+    /// ("1984", "101 cuentos zen").
+    static func withoutShelfMarks(_ tokens: [String]) -> [String] {
+        var out: [String] = []
+        var afterNumber = false
+        for t in tokens {
+            let numeric = t.contains { $0.isASCII && $0.isNumber }
+            if afterNumber && !numeric && t.count <= 3 && !isIdeographic(t) { afterNumber = false; continue }
+            afterNumber = numeric
             out.append(t)
         }
         return out

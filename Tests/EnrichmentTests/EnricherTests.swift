@@ -136,6 +136,24 @@ import Testing
         #expect(result.status.score == result.candidates.first.map { ($0.score * 10_000).rounded() / 10_000 })
     }
 
+    @Test func aLoneCandidateThatOnlySharesTheAuthorIsNotApplied() async throws {
+        // Given a provider that knows another book by one of the spine's authors, and not the spine's book
+        let server = try FakeBookProviders(books: [
+            .init(title: "Mentes criminales", authors: ["Francisco Pérez Fernández"], isbns: ["9788499672298"]),
+        ])
+        defer { server.stop() }
+        let enricher = Enricher(configuration: Self.configuration([.openlibrary], server: server))
+        // When the reading's words find only that book (by the author's names)
+        let result = await enricher.enrich(EnrichmentRequest(rawText: "La ciencia en la sombra J M. Mulet Francisco Perez Fernandez 343.9 Mul"))
+        // Then it wins the calibrated score by default, but the spine shows none of its title: kept, not applied
+        let only = try #require(result.candidates.first)
+        #expect(only.book.work.title == "Mentes criminales")
+        #expect(only.score >= enricher.acceptThreshold)
+        #expect(only.titleCoverage < enricher.configuration.minTitleCoverage)
+        #expect(result.status.state == .candidatesOnly)
+        #expect(result.accepted == nil)
+    }
+
     @Test func rateLimitHonoursRetryAfter() async throws {
         let server = try FakeBookProviders(books: Self.books)
         defer { server.stop() }

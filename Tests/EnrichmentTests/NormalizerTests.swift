@@ -188,6 +188,8 @@ import Testing
         #expect(split.attempts.first == QueryWords.Attempt(title: ["left", "hand", "darkness"], author: ["ursula", "guin"]))
         #expect(QueryWords(EnrichmentRequest(title: "三体")).title == ["三体"])
         #expect(QueryWords(EnrichmentRequest(rawText: "12 3 de la")).isEmpty)
+        #expect(QueryWords.withoutShelfMarks(TextNormalization.tokens("9 Ben 1(Fin) 1984 Orwell 77.6 Gom")) == ["9", "1", "1984", "orwell", "77", "6"])
+        #expect(QueryWords(EnrichmentRequest(rawText: "Maalouf 008 Maa ndo")).any == ["maalouf", "ndo"])
     }
 
     @Test func subjectTagsMapProviderTaxonomies() {
