@@ -45,13 +45,15 @@ extension PhotoScan {
         let books = spines.map { spine in
             if let enriched = spine.enrichedBook(photoPath: path) { return enriched }
             let isbn = spine.bestISBN
+            let unread = spine.bestTitle == Work.unreadTitle
             return DetectedBook(
-                work: WorkDTO(title: spine.bestTitle, reviewStatus: .needsReview, originalImagePath: path,
+                work: WorkDTO(title: unread ? "" : spine.bestTitle, reviewStatus: .needsReview, originalImagePath: path,
                               boundingBox: spine.boundingBox.dto),
                 edition: EditionDTO(isbn: isbn, isbns: isbn.map { [$0] } ?? []),
                 confidence: ScannedSpine.rounded(spine.confidence),
                 polygon: spine.polygon,
                 authors: spine.bestAuthors.map { AuthorDTO(name: $0) },
+                unreadReason: unread ? (spine.reading?.error ?? (spine.reading == nil ? "not read" : "no title found")) : nil,
                 enrichmentStatus: spine.enrichment?.status
             )
         }
