@@ -50,6 +50,14 @@ struct EnrichOptions: ParsableArguments {
         return URL(fileURLWithPath: base).appendingPathComponent("shelfscan/enrichment")
     }
 
+    /// "Enrichment: 12 requests, 30 answers from cache." on stderr after a scan.
+    static func printSummary(_ enricher: Enricher) {
+        let s = enricher.stats
+        let names = enricher.configuration.providers.map(\.displayName).joined(separator: ", then ")
+        stderrNotice("Enrichment (\(names)): \(s.requests) request(s), \(s.cacheHits) answer(s) from cache"
+                     + (s.shortCircuited > 0 ? ", \(s.shortCircuited) skipped while a provider was paused" : "") + ".")
+    }
+
     /// Writes one line to stderr; the circuit's notice goes here.
     static let stderrNotice: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -120,6 +120,7 @@ struct ScanCommand: AsyncParsableCommand {
             }
             await display.finish()
             if !json && !output.quiet { printer.printSummary(summary) }
+            if let enricher = scanner.enricher, !json, !output.quiet { EnrichOptions.printSummary(enricher) }
             if summary.failed > 0 { throw ExitCode.failure }
         } catch let error as ExitCode {
             throw error
