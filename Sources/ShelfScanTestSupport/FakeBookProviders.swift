@@ -66,6 +66,10 @@ public final class FakeBookProviders: @unchecked Sendable {
     /// Every request that reached the server (path and query), in order.
     public var requests: [HTTPRequestRecord] { state.locked { $0.requests } }
     public var requestCount: Int { state.locked { $0.requests.count } }
+    /// The most requests this server was answering at the same moment.
+    public var peakConcurrency: Int { state.locked { $0.peak } }
+    /// Every answer waits this long first (a distant provider), so concurrency can be observed.
+    public func setLatency(_ seconds: Double) { state.locked { $0.latency = seconds } }
     /// Serves exactly this body (status 200) for this path, ahead of the database: for fixtures written
     /// from the providers' documentation.
     public func serve(path: String, json: String) { state.locked { $0.fixtures[path] = json } }
@@ -84,6 +88,9 @@ public final class FakeBookProviders: @unchecked Sendable {
         var faults: [Fault] = []
         var requests: [HTTPRequestRecord] = []
         var fixtures: [String: String] = [:]
+        var inFlight = 0
+        var peak = 0
+        var latency: Double = 0
         /// Word → books with it, per field; IDF per word.
         var titleIndex: [String: Set<Int>] = [:]
         var authorIndex: [String: Set<Int>] = [:]
@@ -107,10 +114,14 @@ public final class FakeBookProviders: @unchecked Sendable {
         func locked<T>(_ body: (State) -> T) -> T { lock.withLock { body(self) } }
 
         func handle(_ r: HTTPRequestRecord) -> HTTPServerAction {
-            let fault: Fault? = locked { s in
+            let (fault, latency): (Fault?, Double) = locked { s in
                 s.requests.append(r)
-                return s.faults.isEmpty ? nil : s.faults.removeFirst()
+                s.inFlight += 1
+                s.peak = max(s.peak, s.inFlight)
+                return (s.faults.isEmpty ? nil : s.faults.removeFirst(), s.latency)
             }
+            defer { locked { $0.inFlight -= 1 } }
+            if latency > 0 { Thread.sleep(forTimeInterval: latency) }
             let google = r.path.hasPrefix("/books/v1/")
             switch fault {
             case .rateLimited(let seconds)?:

@@ -154,6 +154,24 @@ import Testing
         #expect(result.accepted == nil)
     }
 
+    @Test func requestsInFlightStayWithinTheConcurrencyLimit() async throws {
+        let server = try FakeBookProviders(books: Self.books)
+        defer { server.stop() }
+        server.setLatency(0.1)
+        var configuration = Self.configuration([.openlibrary], server: server)
+        configuration.concurrency = 2
+        let enricher = Enricher(configuration: configuration)
+        let titles = ["The Dispossessed", "Darkness at Noon", "Cien años de soledad", "The Left Hand of Darkness"]
+        // Twelve books at once, as a scan of a full shelf asks.
+        let states = await withTaskGroup(of: EnrichmentStatus.State.self) { group in
+            for i in 0..<12 { group.addTask { await enricher.enrich(EnrichmentRequest(title: titles[i % 4])).status.state } }
+            return await group.reduce(into: [EnrichmentStatus.State]()) { $0.append($1) }
+        }
+        #expect(states.count == 12 && states.allSatisfy { $0 == .enriched })
+        #expect(server.peakConcurrency == 2)
+        #expect(server.requestCount == 12)
+    }
+
     @Test func rateLimitHonoursRetryAfter() async throws {
         let server = try FakeBookProviders(books: Self.books)
         defer { server.stop() }
