@@ -81,7 +81,7 @@ public final class Enricher: Sendable {
         return await RequestTally.$current.withValue(tally) { await enrich(request, tally: tally) }
     }
 
-    private func enrich(_ request: EnrichmentRequest, tally before: RequestTally) async -> EnrichmentResult {
+    private func enrich(_ request: EnrichmentRequest, tally: RequestTally) async -> EnrichmentResult {
         var failures: [EnrichmentStatus.Failure] = []
         var candidates: [EnrichmentCandidate] = []
         var answered = false
@@ -91,14 +91,15 @@ public final class Enricher: Sendable {
             return EnrichmentResult(status: EnrichmentStatus(state: .nothingToSearch, requests: 0), accepted: nil, candidates: [])
         }
         for provider in configuration.providers {
+            // Candidates ranked so far survive a later attempt's failure: they are still worth reviewing.
+            var ranked: [EnrichmentCandidate] = []
             do {
                 if let isbn, let book = try await lookup(isbn: isbn, provider) {
                     let hit = EnrichmentCandidate(provider: provider, book: book, score: 1)
-                    return finish(.enriched, hit, [hit] + candidates, failures, before)
+                    return finish(.enriched, hit, [hit] + candidates, failures, tally)
                 }
                 // Each attempt's books join the pool and the pool is ranked again; stop once one is sure.
                 var pool: [EnrichedBook] = []
-                var ranked: [EnrichmentCandidate] = []
                 for attempt in words.attempts.prefix(max(1, configuration.maxSearchesPerBook)) {
                     let found = try await search(attempt, provider)
                     answered = true
@@ -110,14 +111,15 @@ public final class Enricher: Sendable {
                 }
                 candidates = (candidates + ranked).sorted { $0.score > $1.score }
                 if let best = ranked.first(where: accepts) {
-                    return finish(.enriched, best, candidates, failures, before)
+                    return finish(.enriched, best, candidates, failures, tally)
                 }
             } catch {
+                candidates = (candidates + ranked).sorted { $0.score > $1.score }
                 failures.append(EnrichmentStatus.Failure(provider: provider.rawValue, code: error.code))
             }
         }
         let state: EnrichmentStatus.State = !candidates.isEmpty ? .candidatesOnly : (answered ? .notFound : .unavailable)
-        return finish(state, nil, candidates, failures, before)
+        return finish(state, nil, candidates, failures, tally)
     }
 
     /// Free-text search across the chain, for a reviewer's typed words (the review `/` key): every
