@@ -33,8 +33,10 @@ public struct EnrichmentConfiguration: Sendable {
     public var maxResponseBytes: Int = 4 << 20
     /// Candidates asked for per search. Default 10.
     public var searchLimit: Int = 10
-    /// Searches per book at most, counting the retries with fewer words when a search finds nothing. Default 3.
-    public var maxSearchesPerBook: Int = 3
+    /// Searches per book at most, counting the retries with fewer words while nothing acceptable is found.
+    /// Default 5, every attempt `QueryWords` plans for six words: on the Library Dataset (eval-enrichment)
+    /// 3 searches gave top-1 73.5% at 2.00 requests per book, 5 give 80.3% at 2.30.
+    public var maxSearchesPerBook: Int = 5
 
     /// Least share of a candidate's main title (IDF-weighted words) the reading must show for the candidate
     /// to be applied. Default 0.5, from eval-enrichment on the Library Dataset.

@@ -33,8 +33,9 @@ struct QueryWords: Sendable {
         }
     }
 
-    /// Title and author words; then the title alone; then pairs of title words, longest first.
-    /// A raw reading: its best words; then pairs of them, longest first.
+    /// Title and author words; then the title alone; then pairs of title words, longest first; then the
+    /// longest word alone when it has 7+ letters (rare enough to narrow a search by itself).
+    /// A raw reading: its best words; then pairs of them, longest first; then its longest word alone.
     var attempts: [Attempt] {
         var out: [Attempt] = []
         func add(_ a: Attempt) { if !(a.title.isEmpty && a.author.isEmpty && a.any.isEmpty), !out.contains(a) { out.append(a) } }
@@ -42,9 +43,11 @@ struct QueryWords: Sendable {
             add(Attempt(title: title, author: author))
             add(Attempt(title: title))
             for pair in Self.pairs(title) { add(Attempt(any: pair)) }
+            if let long = Self.longest(title, 1).first, long.count >= 7 { add(Attempt(any: [long])) }
         } else {
             add(Attempt(any: any))
             for pair in Self.pairs(any) { add(Attempt(any: pair)) }
+            if let long = Self.longest(any, 1).first, long.count >= 7 { add(Attempt(any: [long])) }
         }
         return out
     }
