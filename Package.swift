@@ -94,6 +94,6 @@ let package = Package(
         .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "ShelfImage", "SpineDetection"]),
-        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel"]),
+        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
     ]
 )

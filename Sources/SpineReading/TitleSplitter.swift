@@ -30,7 +30,7 @@ enum TitleSplitter {
     static func segments(_ lines: [OCRLine]) -> [Segment] {
         var out: [Segment] = []
         for var line in lines {
-            line.words = line.words.flatMap(splitAtSeparators)
+            line.words = line.words.flatMap(splitAtSeparators).flatMap(splitJoinedName)
             var current: [OCRWord] = []
             for var word in line.words {
                 // "Padura/ EL HOMBRE...": a slash separates author and title as a gap would.
@@ -85,6 +85,22 @@ enum TitleSplitter {
         return out
     }
 
+    /// "UlrikeKeller-Knobelspies": OCR lost the space after a given name; put it back so the name is seen.
+    static func splitJoinedName(_ word: OCRWord) -> [OCRWord] {
+        let chars = Array(word.text)
+        guard chars.count >= 6, chars[0].isUppercase else { return [word] }
+        for i in 3..<(chars.count - 2) where chars[i].isUppercase && chars[i - 1].isLowercase && chars[i + 1].isLowercase {
+            let given = String(chars[..<i])
+            guard FirstNames.contains(given) else { continue }
+            var first = word, rest = word
+            let cut = word.left + (word.right - word.left) * i / chars.count
+            first.text = given; first.right = cut
+            rest.text = String(chars[i...]); rest.left = cut
+            return [first, rest]
+        }
+        return [word]
+    }
+
     static func split(_ segments: [Segment]) -> Split {
         // Library labels and stray marks out; then each segment into author name and the rest.
         var parts: [(segment: Segment, isName: Bool)] = []
@@ -92,13 +108,16 @@ enum TitleSplitter {
         for segment in segments {
             let cleaned = Segment(words: withoutLabels(segment.words))
             guard !cleaned.words.isEmpty, !isNoise(cleaned.text) else { continue }
-            // Four letters or fewer ("N Pal", "Tea N", a stray "wed"): a label or a fragment, kept only when
-            // nothing longer was read.
-            if cleaned.text.filter({ $0.isLetter || $0.isNumber }).count <= 4 {
+            // Four letters or fewer ("N Pal", "Tea N", a stray "wed") or a publisher's name alone ("HEYNE",
+            // "Penguin Books"): a label or a fragment, kept only when nothing longer was read.
+            if cleaned.text.filter({ $0.isLetter || $0.isNumber }).count <= 4 || Publishers.isPublisher(cleaned.text) {
                 minor.append(cleaned)
                 continue
             }
-            for piece in splitAtCaseChange(cleaned) { parts += splitName(piece) }
+            for piece in splitAtCaseChange(cleaned) {
+                if Publishers.isPublisher(piece.segment.text) { continue }  // "... Herzenhoren HEYNE"
+                parts += piece.isName ? [(piece.segment, true)] : splitName(piece.segment)
+            }
         }
         if parts.isEmpty { parts = minor.map { ($0, false) } }
         guard !parts.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
@@ -109,16 +128,12 @@ enum TitleSplitter {
                 parts[i].isName = true
             }
         }
-        // Name pieces on separate lines ("CHUCK" / "PALAHNIUK") are one name.
-        var merged: [(segment: Segment, isName: Bool)] = []
-        for part in parts {
-            if part.isName, let last = merged.last, last.isName, last.segment.words.count == 1, part.segment.words.count == 1 {
-                merged[merged.count - 1].segment = Segment(words: last.segment.words + part.segment.words)
-            } else {
-                merged.append(part)
-            }
+        // Name pieces of one word each on separate lines ("CHUCK" / "PALAHNIUK") are one name.
+        let single = parts.indices.filter { parts[$0].isName }
+        if single.count == 2, single.allSatisfy({ parts[$0].segment.words.count == 1 }) {
+            parts[single[0]].segment = Segment(words: parts[single[0]].segment.words + parts[single[1]].segment.words)
+            parts.remove(at: single[1])
         }
-        parts = merged
         let names = parts.filter(\.isName).map(\.segment)
         var others = parts.filter { !$0.isName }.map(\.segment)
         // A short title ("DUNE") beside the author's name: the short pieces are all that is left to be it.
@@ -147,9 +162,9 @@ enum TitleSplitter {
     /// "ESCRITOS CORSARIOS Pasolini", "PALAHNIUK Invéntate algo": a run in capitals beside a run in mixed
     /// case are two things printed differently, usually title and author. Cut where the case style changes,
     /// when the shorter side is one or two capitalised words (the author's name) and the other side longer.
-    static func splitAtCaseChange(_ segment: Segment) -> [Segment] {
+    static func splitAtCaseChange(_ segment: Segment) -> [(segment: Segment, isName: Bool)] {
         let words = segment.words
-        guard words.count >= 3 else { return [segment] }
+        guard words.count >= 3 else { return [(segment, false)] }
         func caps(_ w: OCRWord) -> Bool {
             let letters = w.text.filter(\.isLetter)
             return letters.count >= 2 && letters.allSatisfy(\.isUppercase)
@@ -162,9 +177,9 @@ enum TitleSplitter {
             let shortStyle = styles[short.startIndex], longStyles = Set(styles[long.startIndex..<long.endIndex])
             guard short.allSatisfy({ caps($0) == shortStyle }), longStyles == [!shortStyle] else { continue }
             guard short.allSatisfy({ $0.text.first?.isUppercase == true && $0.text.filter(\.isLetter).count >= 3 }) else { continue }
-            return [Segment(words: Array(head)), Segment(words: Array(tail))]
+            return [(Segment(words: Array(head)), head.count == short.count), (Segment(words: Array(tail)), head.count != short.count)]
         }
-        return [segment]
+        return [(segment, false)]
     }
 
     /// "NPam", "TeaN", "ueaN": a call-number sticker read as one word. Real words do not put a capital after
