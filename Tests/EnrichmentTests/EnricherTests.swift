@@ -187,6 +187,21 @@ import Testing
         #expect(enricher.stats.retries == 1)
     }
 
+    @Test func aRetryAfterLongerThanTheLimitIsNotWaitedFor() async throws {
+        let server = try FakeBookProviders(books: Self.books)
+        defer { server.stop() }
+        server.inject(.rateLimited(retryAfter: 3600))
+        let enricher = Enricher(configuration: Self.configuration([.openlibrary], server: server))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await enricher.enrich(EnrichmentRequest(title: "The Dispossessed"))
+        // An hour's wait would stall the scan: the book stays as read at once, and says it was rate limited.
+        #expect(clock.now - start < .seconds(5))
+        #expect(result.status.state == .unavailable)
+        #expect(result.status.failures == [EnrichmentStatus.Failure(provider: "openlibrary", code: "PROVIDER_RATE_LIMITED")])
+        #expect(server.requestCount == 1)
+    }
+
     @Test func serverErrorsTruncatedJSONAndSlowRepliesAreRetried() async throws {
         let server = try FakeBookProviders(books: Self.books)
         defer { server.stop() }
