@@ -219,6 +219,9 @@ do {
             func with(_ change: (inout PPOCROptions) -> Void) -> PPOCROptions { var o = PPOCROptions(); change(&o); return o }
             ppocrVariants += [
                 ("orientation from 1 line", with { $0.orientationLines = 1 }),
+                ("orientation ratio 1.5", with { $0.decisiveRatio = 1.5 }),
+                ("orientation ratio 4", with { $0.decisiveRatio = 4 }),
+                ("orientation always 3 lines", with { $0.decisiveRatio = .infinity }),
                 ("orientation from 2 lines", with { $0.orientationLines = 2 }),
                 ("rec min width 160", with { $0.recognizerMinWidth = 160 }),
                 ("rec min width 96", with { $0.recognizerMinWidth = 96 }),

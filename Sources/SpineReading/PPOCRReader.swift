@@ -9,9 +9,13 @@ public struct PPOCROptions: Sendable, Equatable {
     public var minLineConfidence: Double = 0.5
     /// Words below this mean character confidence are dropped from a kept line.
     public var minWordConfidence: Double = 0.4
-    /// The biggest lines read both ways round to decide which way up the spine is. Reading every line
-    /// twice would double the recognizer's time for no gain: the lines of one spine share a direction.
+    /// At most this many of the biggest lines are read both ways round to decide which way up the spine
+    /// is. Reading every line twice would double the recognizer's time for no gain: the lines of one spine
+    /// share a direction.
     public var orientationLines: Int = 3
+    /// The vote stops early once one way scores this many times the other (and at least three confident
+    /// letters): a clear title line settles it.
+    public var decisiveRatio: Double = 2
     /// Lines are cut out at most this many pixels high: the recognizer works at 48 px, so more only costs.
     public var maxLineHeight: Int = 96
     /// Narrowest recognizer input: PaddleOCR pads every line to 320 px; shorter padding saves time on
@@ -124,19 +128,26 @@ enum PPOCRSpine {
         }
         guard !lines.isEmpty else { return (none, "") }
 
-        // Orientation: the biggest lines read both ways; the way with more confident letters wins.
-        let voters = lines.indices.sorted { lines[$0].rect.length * lines[$0].rect.thickness > lines[$1].rect.length * lines[$1].rect.thickness }
-            .prefix(options.orientationLines)
-        let votes = try recognizer.recognize(voters.map { lines[$0].image } + voters.map { lines[$0].image.rotated(.half) })
+        // Orientation: the biggest lines read both ways round, one at a time, until one way is clearly
+        // surer (or `orientationLines` were read). Most spines are decided by their title line alone.
+        let order = lines.indices.sorted { lines[$0].rect.length * lines[$0].rect.thickness > lines[$1].rect.length * lines[$1].rect.thickness }
         func weight(_ r: RecognizedText) -> Double {
             r.characters.reduce(0) { $0 + ($1.text.first.map { $0.isLetter || $0.isNumber } == true ? $1.confidence * $1.confidence : 0) }
         }
-        let upright = votes.prefix(voters.count).reduce(0) { $0 + weight($1) }
-        let flipped = votes.suffix(voters.count).reduce(0) { $0 + weight($1) }
+        var upright = 0.0, flipped = 0.0
+        var voted: [(index: Int, upright: RecognizedText, flipped: RecognizedText)] = []
+        for i in order.prefix(max(1, options.orientationLines)) {
+            let pair = try recognizer.recognize([lines[i].image, lines[i].image.rotated(.half)])
+            voted.append((i, pair[0], pair[1]))
+            upright += weight(pair[0])
+            flipped += weight(pair[1])
+            let (high, low) = (max(upright, flipped), min(upright, flipped))
+            if high >= 3 && high >= options.decisiveRatio * low { break }
+        }
         let flip = flipped > upright
 
         var texts = [RecognizedText?](repeating: nil, count: lines.count)
-        for (k, i) in voters.enumerated() { texts[i] = votes[flip ? voters.count + k : k] }
+        for v in voted { texts[v.index] = flip ? v.flipped : v.upright }
         let rest = lines.indices.filter { texts[$0] == nil }
         if !rest.isEmpty {
             let read = try recognizer.recognize(rest.map { flip ? lines[$0].image.rotated(.half) : lines[$0].image })

@@ -29,7 +29,8 @@ enum TitleSplitter {
     /// Segments from lines: a gap wider than 1.5 text heights separates title and author on one spine line.
     static func segments(_ lines: [OCRLine]) -> [Segment] {
         var out: [Segment] = []
-        for line in lines {
+        for var line in lines {
+            line.words = line.words.flatMap(splitAtSeparators).flatMap(splitJoinedName)
             var current: [OCRWord] = []
             for var word in line.words {
                 // "Padura/ EL HOMBRE...": a slash separates author and title as a gap would.
@@ -60,6 +61,46 @@ enum TitleSplitter {
         return out
     }
 
+    /// Separator marks between author and title ("BROWN/SNEAKY", "Paasilinna•El"): the word is cut there
+    /// and each piece but the last ends with "/", which `segments` treats as a segment end.
+    static func splitAtSeparators(_ word: OCRWord) -> [OCRWord] {
+        let marks: Set<Character> = ["/", "·", "•", "|"]
+        guard word.text.count > 1, word.text.contains(where: { marks.contains($0) }) else { return [word] }
+        let pieces = word.text.split(omittingEmptySubsequences: false, whereSeparator: { marks.contains($0) }).map(String.init)
+        let total = max(1, word.text.count)
+        var out: [OCRWord] = []
+        var offset = 0
+        for (k, piece) in pieces.enumerated() {
+            defer { offset += piece.count + 1 }
+            guard !piece.isEmpty else {
+                if k > 0, !out.isEmpty, !out[out.count - 1].text.hasSuffix("/") { out[out.count - 1].text += "/" }
+                continue
+            }
+            var w = word
+            w.left = word.left + (word.right - word.left) * offset / total
+            w.right = word.left + (word.right - word.left) * min(total, offset + piece.count) / total
+            w.text = k < pieces.count - 1 ? piece + "/" : piece
+            out.append(w)
+        }
+        return out
+    }
+
+    /// "UlrikeKeller-Knobelspies": OCR lost the space after a given name; put it back so the name is seen.
+    static func splitJoinedName(_ word: OCRWord) -> [OCRWord] {
+        let chars = Array(word.text)
+        guard chars.count >= 6, chars[0].isUppercase else { return [word] }
+        for i in 3..<(chars.count - 2) where chars[i].isUppercase && chars[i - 1].isLowercase && chars[i + 1].isLowercase {
+            let given = String(chars[..<i])
+            guard FirstNames.contains(given) else { continue }
+            var first = word, rest = word
+            let cut = word.left + (word.right - word.left) * i / chars.count
+            first.text = given; first.right = cut
+            rest.text = String(chars[i...]); rest.left = cut
+            return [first, rest]
+        }
+        return [word]
+    }
+
     static func split(_ segments: [Segment]) -> Split {
         // Library labels and stray marks out; then each segment into author name and the rest.
         var parts: [(segment: Segment, isName: Bool)] = []
@@ -67,13 +108,16 @@ enum TitleSplitter {
         for segment in segments {
             let cleaned = Segment(words: withoutLabels(segment.words))
             guard !cleaned.words.isEmpty, !isNoise(cleaned.text) else { continue }
-            // Four letters or fewer ("N Pal", "Tea N", a stray "wed"): a label or a fragment, kept only when
-            // nothing longer was read.
-            if cleaned.text.filter({ $0.isLetter || $0.isNumber }).count <= 4 {
+            // Four letters or fewer ("N Pal", "Tea N", a stray "wed") or a publisher's name alone ("HEYNE",
+            // "Penguin Books"): a label or a fragment, kept only when nothing longer was read.
+            if cleaned.text.filter({ $0.isLetter || $0.isNumber }).count <= 4 || Publishers.isPublisher(cleaned.text) {
                 minor.append(cleaned)
                 continue
             }
-            for piece in splitAtCaseChange(cleaned) { parts += splitName(piece) }
+            for piece in splitAtCaseChange(cleaned) {
+                if Publishers.isPublisher(piece.segment.text) { continue }  // "... Herzenhoren HEYNE"
+                parts += piece.isName ? [(piece.segment, true)] : splitName(piece.segment)
+            }
         }
         if parts.isEmpty { parts = minor.map { ($0, false) } }
         guard !parts.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
@@ -84,16 +128,12 @@ enum TitleSplitter {
                 parts[i].isName = true
             }
         }
-        // Name pieces on separate lines ("CHUCK" / "PALAHNIUK") are one name.
-        var merged: [(segment: Segment, isName: Bool)] = []
-        for part in parts {
-            if part.isName, let last = merged.last, last.isName, last.segment.words.count == 1, part.segment.words.count == 1 {
-                merged[merged.count - 1].segment = Segment(words: last.segment.words + part.segment.words)
-            } else {
-                merged.append(part)
-            }
+        // Name pieces of one word each on separate lines ("CHUCK" / "PALAHNIUK") are one name.
+        let single = parts.indices.filter { parts[$0].isName }
+        if single.count == 2, single.allSatisfy({ parts[$0].segment.words.count == 1 }) {
+            parts[single[0]].segment = Segment(words: parts[single[0]].segment.words + parts[single[1]].segment.words)
+            parts.remove(at: single[1])
         }
-        parts = merged
         let names = parts.filter(\.isName).map(\.segment)
         var others = parts.filter { !$0.isName }.map(\.segment)
         // A short title ("DUNE") beside the author's name: the short pieces are all that is left to be it.
@@ -122,9 +162,9 @@ enum TitleSplitter {
     /// "ESCRITOS CORSARIOS Pasolini", "PALAHNIUK Invéntate algo": a run in capitals beside a run in mixed
     /// case are two things printed differently, usually title and author. Cut where the case style changes,
     /// when the shorter side is one or two capitalised words (the author's name) and the other side longer.
-    static func splitAtCaseChange(_ segment: Segment) -> [Segment] {
+    static func splitAtCaseChange(_ segment: Segment) -> [(segment: Segment, isName: Bool)] {
         let words = segment.words
-        guard words.count >= 3 else { return [segment] }
+        guard words.count >= 3 else { return [(segment, false)] }
         func caps(_ w: OCRWord) -> Bool {
             let letters = w.text.filter(\.isLetter)
             return letters.count >= 2 && letters.allSatisfy(\.isUppercase)
@@ -137,9 +177,9 @@ enum TitleSplitter {
             let shortStyle = styles[short.startIndex], longStyles = Set(styles[long.startIndex..<long.endIndex])
             guard short.allSatisfy({ caps($0) == shortStyle }), longStyles == [!shortStyle] else { continue }
             guard short.allSatisfy({ $0.text.first?.isUppercase == true && $0.text.filter(\.isLetter).count >= 3 }) else { continue }
-            return [Segment(words: Array(head)), Segment(words: Array(tail))]
+            return [(Segment(words: Array(head)), head.count == short.count), (Segment(words: Array(tail)), head.count != short.count)]
         }
-        return [segment]
+        return [(segment, false)]
     }
 
     /// "NPam", "TeaN", "ueaN": a call-number sticker read as one word. Real words do not put a capital after
