@@ -73,7 +73,7 @@ struct ReviewScreen {
     }
 
     /// An image to draw over the text: its payload goes out with the cursor at `row`, `column` (0-based).
-    struct Overlay: Equatable { var row: Int; var column: Int; var payload: String }
+    struct Overlay: Equatable { var row: Int; var column: Int; var rows: Int; var payload: String }
 
     static func keys(catalog: Bool) -> String {
         "[V]erify [E]dit [S]kip [R]eject [M]erge " + (catalog ? "[C]atalog " : "") + "[/]search [B]ulk [U]ndo [Q]uit [?]help"
@@ -96,7 +96,7 @@ struct ReviewScreen {
                     else if r == 0 && picture.lines.isEmpty, let note { out.append(style.dim(clip(note, columns))) }
                     else { out.append("") }
                 }
-                if let overlay = picture.overlay { overlays.append(Overlay(row: top, column: 0, payload: overlay)) }
+                if let overlay = picture.overlay { overlays.append(Overlay(row: top, column: 0, rows: height, payload: overlay)) }
             }
         }
         var body: [String]

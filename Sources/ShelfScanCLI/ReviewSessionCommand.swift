@@ -48,6 +48,7 @@ struct ReviewSessionCommand: ParsableCommand {
             if images == .auto, mode == .halfBlocks, terminal.isInteractive, terminal.probeSixel() { mode = .sixel }
             let pictures = ReviewPictures(mode: mode, cellPixels: terminal.cellPixels)
             let started = Date()
+            var frames = FrameWriter()
             runner.start()
             while !runner.quit {
                 let (columns, rows) = terminal.size
@@ -58,9 +59,7 @@ struct ReviewSessionCommand: ParsableCommand {
                                           context: pictures.context, contextNote: pictures.contextNote)
                 let (lines, overlays) = screen.render(runner.session)
                 if terminal.isInteractive {
-                    var frame = "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n")
-                    for o in overlays { frame += "\u{1B}[\(o.row + 1);\(o.column + 1)H" + o.payload }
-                    terminal.write(frame)
+                    terminal.write(frames.frame(lines: lines, overlays: overlays, columns: columns, rows: rows))
                 } else {
                     // A pipe or a log: plain screens one after another, trailing blank lines dropped.
                     var lines = lines

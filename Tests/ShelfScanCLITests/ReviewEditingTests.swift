@@ -184,3 +184,18 @@ import Testing
         #expect(saved.title == "Ergoetzliche Musik" && saved.authors.map(\.name) == ["Kurt Goetz"] && saved.reviewStatus == .userEdited)
     }
 }
+
+@Suite struct Frames {
+    @Test func anUnchangedImageIsNotSentAgainAndItsRowsAreLeftAlone() {
+        var writer = FrameWriter()
+        let image = ReviewScreen.Overlay(row: 1, column: 0, rows: 2, payload: "\u{1B}Pq#0!9~\u{1B}\\")
+        let lines = ["header", "", "", "Title    Dune"]
+        let first = writer.frame(lines: lines, overlays: [image], columns: 80, rows: 4)
+        #expect(first.hasPrefix("\u{1B}[H\u{1B}[2J") && first.contains(image.payload))
+        let typing = writer.frame(lines: ["header", "", "", "Title    Dune M"], overlays: [image], columns: 80, rows: 4)
+        #expect(!typing.contains(image.payload) && !typing.contains("\u{1B}[2J"))
+        #expect(!typing.contains("\u{1B}[2;1H") && !typing.contains("\u{1B}[3;1H") && typing.contains("\u{1B}[4;1HTitle    Dune M\u{1B}[K"))
+        let resized = writer.frame(lines: lines, overlays: [image], columns: 100, rows: 4)
+        #expect(resized.contains("\u{1B}[2J") && resized.contains(image.payload))
+    }
+}
