@@ -3,6 +3,7 @@
 //
 // Layering (lower never imports upper):
 //   C libraries → CImageCodecs / CTesseract → ShelfImage → SpineDetection, SpineReading
+//   ONNX Runtime (dlopen'd) → OnnxRuntime → PPOCR → SpineReading
 //   BookModel (Foundation only) → Library (GRDB), Catalog
 //   ShelfScan (the pipeline) → ShelfScanServer (HTTP door, Hummingbird) → ShelfScanCLI (commands) → shelfscan
 import PackageDescription
@@ -41,12 +42,16 @@ let package = Package(
 
         // MARK: Domain
         // The versioned files under models/ (detector parameters, prompts, answer schemas), as resources.
-        .target(name: "ShelfModels", path: "models", resources: [.copy("detection"), .copy("prompts")]),
+        .target(name: "ShelfModels", path: "models", resources: [.copy("detection"), .copy("prompts"), .copy("ocr")]),
         .target(name: "ShelfImage", dependencies: ["CImageCodecs"]),
+        // ONNX Runtime's C API, bound by hand and loaded by path at run time (the PyPI wheel ships no headers).
+        .target(name: "OnnxRuntime"),
+        // PP-OCR's text detector and recognizer on ONNX Runtime: pre- and post-processing, no spine logic.
+        .target(name: "PPOCR", dependencies: ["OnnxRuntime", "ShelfImage", "ShelfModels"]),
         .target(name: "SpineDetection", dependencies: ["ShelfImage", "ShelfModels"]),
         .target(
             name: "SpineReading",
-            dependencies: ["ShelfImage", "ShelfModels", "BookModel", "CTesseract", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ShelfImage", "ShelfModels", "BookModel", "CTesseract", "OnnxRuntime", "PPOCR", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),
@@ -84,7 +89,7 @@ let package = Package(
         .executableTarget(name: "bench-image", dependencies: ["ShelfImage"], path: "Benchmarks/bench-image"),
         .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection", "ShelfModels"], path: "Benchmarks/eval-detection"),
         .executableTarget(name: "bench-reading", dependencies: ["ShelfImage", "SpineReading", "ShelfScanTestSupport"], path: "Benchmarks/bench-reading"),
-        .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),
+        .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "PPOCR", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
@@ -95,7 +100,8 @@ let package = Package(
         .target(name: "ShelfScanTestSupport", dependencies: ["ShelfImage", "BookModel"]),
         .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfScanTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SpineDetectionTests", dependencies: ["SpineDetection", "ShelfScanTestSupport"]),
-        .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport"]),
+        .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime"]),
+        .testTarget(name: "PPOCRTests", dependencies: ["PPOCR", "OnnxRuntime", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),

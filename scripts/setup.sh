@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs only the Debian packages ShelfScan needs that are missing, then builds.
+# Installs only the Debian packages ShelfScan needs that are missing, fetches the pinned OCR runtime and
+# models, then builds.
 # Usage: scripts/setup.sh [release|debug]   (default: release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,10 @@ if ((${#missing[@]})); then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# The embedded reader's third-party files: ONNX Runtime and the PP-OCR models, pinned and hash-checked,
+# into the model cache (not the repo). Offline and instant once they are in place.
+python3 scripts/fetch-models.py
 
 config="${1:-release}"
 swift build -c "$config" --product shelfscan >&2

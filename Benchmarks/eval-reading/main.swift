@@ -1,17 +1,24 @@
-// eval-reading: title accuracy of TesseractReader on ground-truth spine crops, and its time per crop.
+// eval-reading: how well the embedded readers read spines, side by side on the same crops, and their time.
 //
-//   swift run -c release eval-reading              samples/ and the shared real photos, default recipe
-//   swift run -c release eval-reading --ablation   the same, once per preparation step, to see what each gains
-//   swift run -c release eval-reading --compare    baseline vs default only
+//   swift run -c release eval-reading              Tesseract and PP-OCR on samples/ and the shared real photos
 //   swift run -c release eval-reading --end-to-end crops from the detector, cut as the pipeline cuts them;
 //                                                  a spine it missed counts as unread
-//   options: --lang eng+spa  --limit N  --dump (print each reading)  --set samples|real
+//   swift run -c release eval-reading --ablation   Tesseract once per preparation step, to see what each gains
+//   swift run -c release eval-reading --compare    Tesseract baseline vs default only
+//   options: --reader tesseract|ppocr|both (default both)  --lang eng+spa  --limit N  --dump  --set samples|real
 //
-// A title counts as read when its similarity to the truth (Similarity.ratio over TextNormalization) is >= 0.8.
+// Figures per reader and set:
+//   title      strict title accuracy: the reader's title (after its title/author split) has similarity >= 0.8
+//              to the truth (Similarity.ratio over TextNormalization);
+//   in-text    the true title appears somewhere in everything the reader saw (>= 0.8 on some run of its words):
+//              the engine's ceiling before the split;
+//   author     of the spines with an annotated author, those whose author the reader named (>= 0.8);
+//   ms/crop    median wall time per crop, read alone on one thread (one engine, one ONNX Runtime thread).
 import BookModel
 import Foundation
 import ShelfImage
 import SpineReading
+import PPOCR
 
 let args = CommandLine.arguments
 func value(_ flag: String) -> String? { args.firstIndex(of: flag).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
@@ -20,6 +27,7 @@ let limit = value("--limit").flatMap(Int.init) ?? Int.max
 let dump = args.contains("--dump")
 let onlySet = value("--set")
 let endToEnd = args.contains("--end-to-end")
+let readerChoice = value("--reader") ?? "both"
 
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 let dataset = root.appendingPathComponent("../shared/datasets/library-dataset").standardizedFileURL
@@ -57,6 +65,9 @@ if sets.isEmpty {
 struct Score {
     var n = 0
     var correct = 0
+    var inText = 0
+    var authorsAnnotated = 0
+    var authorsRight = 0
     var similaritySum = 0.0
     var read = 0
     var times: [Double] = []
@@ -66,9 +77,22 @@ struct Score {
     }
 }
 
-/// Reads each crop alone (one engine), so the time per crop is the latency a user waits per spine.
-func evaluate(_ crops: [TruthCrop], options: TesseractOptions) async throws -> Score {
-    let reader = try TesseractReader(language: language, concurrency: 1, options: options)
+/// True when some run of `text`'s words is within 0.8 similarity of `title`.
+func titleAppears(_ title: String, in text: String) -> Bool {
+    let want = TextNormalization.tokens(title)
+    let words = TextNormalization.tokens(text)
+    guard !want.isEmpty, !words.isEmpty else { return false }
+    let target = want.joined(separator: " ")
+    for length in max(1, want.count - 2)...(want.count + 2) where length <= words.count {
+        for start in 0...(words.count - length) {
+            if Similarity.ratio(words[start..<(start + length)].joined(separator: " "), target) >= 0.8 { return true }
+        }
+    }
+    return false
+}
+
+/// Reads each crop alone, so the time per crop is the latency a user waits per spine on one core.
+func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
     var score = Score()
     for truth in crops {
         let start = ContinuousClock.now
@@ -80,18 +104,26 @@ func evaluate(_ crops: [TruthCrop], options: TesseractOptions) async throws -> S
         score.similaritySum += similarity
         if reading.isRead { score.read += 1 }
         if similarity >= 0.8 { score.correct += 1 }
+        if titleAppears(truth.title, in: reading.rawText) { score.inText += 1 }
+        if !truth.author.trimmingCharacters(in: .whitespaces).isEmpty {
+            score.authorsAnnotated += 1
+            let best = reading.authors.map { Similarity.ratio($0, truth.author) }.max() ?? 0
+            if best >= 0.8 { score.authorsRight += 1 }
+        }
         if dump {
             let mark = similarity >= 0.8 ? "OK " : "   "
-            print("\(mark)\(String(format: "%.2f", similarity)) truth=\"\(truth.title)\" read=\"\(reading.title ?? "-")\" authors=\(reading.authors) raw=\"\(reading.rawText.replacingOccurrences(of: "\n", with: " | "))\"")
+            print("\(mark)\(String(format: "%.2f", similarity)) truth=\"\(truth.title)\" / \"\(truth.author)\" read=\"\(reading.title ?? "-")\" authors=\(reading.authors) raw=\"\(reading.rawText.replacingOccurrences(of: "\n", with: " | "))\"")
         }
     }
     return score
 }
 
 func report(_ label: String, _ set: String, _ s: Score) {
-    let acc = s.n == 0 ? 0 : 100 * Double(s.correct) / Double(s.n)
-    print(String(format: "%-28@ %-8@ n=%3d  title accuracy %5.1f%% (%d)  mean similarity %.3f  read %3d  median %6.1f ms/crop",
-                 label as NSString, set as NSString, s.n, acc, s.correct, s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median))
+    func pct(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : 100 * Double(a) / Double(b) }
+    print(String(format: "%-28@ %-8@ n=%4d  title %5.1f%% (%d)  in-text %5.1f%%  author %5.1f%% (%d/%d)  similarity %.3f  read %4d  median %6.1f ms/crop",
+                 label as NSString, set as NSString, s.n, pct(s.correct, s.n), s.correct, pct(s.inText, s.n),
+                 pct(s.authorsRight, s.authorsAnnotated), s.authorsRight, s.authorsAnnotated,
+                 s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median))
     fflush(nil)  // figures appear as they are measured, also when piped
 }
 
@@ -140,15 +172,20 @@ if args.contains("--focus") {
     ]
 }
 
-print("eval-reading: TesseractReader, language \(language); a title is correct when similarity >= 0.8"
+print("eval-reading: a title is correct when similarity >= 0.8"
       + (endToEnd ? "; crops from the detector (end to end)" : "; crops from the ground-truth quads"))
-for (label, options) in variants {
-    for (name, crops) in sets {
-        do {
-            report(label, name, try await evaluate(crops, options: options))
-        } catch {
-            print("eval-reading: \(error)")
-            exit(1)
+do {
+    if readerChoice == "tesseract" || readerChoice == "both" {
+        for (label, options) in variants {
+            let reader = try TesseractReader(language: language, concurrency: 1, options: options)
+            for (name, crops) in sets { report("tesseract " + label, name, await evaluate(crops, reader: reader)) }
         }
     }
+    if readerChoice == "ppocr" || readerChoice == "both" {
+        let reader = try PPOCRReader(models: PPOCRModels.inDirectory(PPOCRModels.defaultDirectory()), concurrency: 1)
+        for (name, crops) in sets { report("ppocr " + reader.model, name, await evaluate(crops, reader: reader)) }
+    }
+} catch {
+    print("eval-reading: \(error)")
+    exit(1)
 }

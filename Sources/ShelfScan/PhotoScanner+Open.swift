@@ -9,6 +9,8 @@ public enum ReaderChoice: Sendable, Equatable {
     case none
     /// `language`: Tesseract's language codes, `+`-joined (`eng`, `spa+cat`).
     case tesseract(language: String)
+    /// PP-OCR on ONNX Runtime, from the model cache (`modelsDirectory` nil: the default one).
+    case ppocr(modelsDirectory: String?)
     case openAI(endpoint: String?, model: String?, concurrency: Int)
     case gemini(endpoint: String?, model: String?, concurrency: Int)
 }
@@ -29,6 +31,11 @@ extension PhotoScanner {
             reader = nil
         case .tesseract(let language):
             var readerConfiguration = ReaderConfiguration(kind: .tesseract, language: language)
+            readerConfiguration.concurrency = configuration.jobs
+            reader = try ReaderFactory.make(readerConfiguration, environment: environment)
+        case .ppocr(let directory):
+            var readerConfiguration = ReaderConfiguration(kind: .ppocr)
+            readerConfiguration.modelsDirectory = directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             readerConfiguration.concurrency = configuration.jobs
             reader = try ReaderFactory.make(readerConfiguration, environment: environment)
         case .openAI(let endpoint, let model, let concurrency), .gemini(let endpoint, let model, let concurrency):

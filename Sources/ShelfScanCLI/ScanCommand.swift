@@ -21,15 +21,17 @@ struct ScanCommand: AsyncParsableCommand {
     )
 
     enum ReaderKind: String, ExpressibleByArgument, CaseIterable {
-        case tesseract, openai, gemini, none
+        case ppocr, tesseract, openai, gemini, none
     }
 
     @Argument(help: ArgumentHelp("Photos or folders of photos.", valueName: "path"),
               completion: .file(extensions: ["jpg", "jpeg", "png"]))
     var paths: [String]
 
-    @Option(help: "How spines are read: the embedded OCR engine, a vision-LLM endpoint, or not at all.")
-    var reader: ReaderKind = .tesseract
+    @Option(help: ArgumentHelp(
+        "How spines are read: ppocr (embedded PP-OCR, offline), tesseract (offline), a vision-LLM endpoint, or none.",
+        discussion: "ppocr needs the files scripts/setup.sh fetches into ~/.cache/shelfscan/models (or SHELFSCAN_MODELS_DIR)."))
+    var reader: ReaderKind = .ppocr
 
     @Option(name: .customLong("lang"),
             help: ArgumentHelp("Tesseract language(s), +-joined, e.g. spa+cat; each needs its traineddata installed.",
@@ -74,10 +76,13 @@ struct ScanCommand: AsyncParsableCommand {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("Please pass --jobs 1 or more.") }
         guard concurrency >= 1 else { throw ValidationError("Please pass --concurrency 1 or more.") }
         guard (0...1).contains(minConfidence) else { throw ValidationError("Please pass --min-confidence between 0 and 1.") }
-        if reader == .tesseract || reader == .none {
+        if reader == .tesseract || reader == .ppocr || reader == .none {
             guard endpoint == nil, model == nil else {
                 throw ValidationError("--endpoint and --model only apply to --reader openai or gemini.")
             }
+        }
+        if reader != .tesseract && language != "eng" {
+            throw ValidationError("--lang applies to --reader tesseract; PP-OCR reads Latin scripts, accents included, without it.")
         }
         guard language.split(separator: "+", omittingEmptySubsequences: false).allSatisfy({ code in
             !code.isEmpty && code.allSatisfy { $0.isLetter || $0 == "_" }
@@ -134,6 +139,7 @@ struct ScanCommand: AsyncParsableCommand {
         switch reader {
         case .none: readerConfiguration = .none
         case .tesseract: readerConfiguration = .tesseract(language: language)
+        case .ppocr: readerConfiguration = .ppocr(modelsDirectory: nil)
         case .openai: readerConfiguration = .openAI(endpoint: endpoint, model: model, concurrency: concurrency)
         case .gemini: readerConfiguration = .gemini(endpoint: endpoint, model: model, concurrency: concurrency)
         }

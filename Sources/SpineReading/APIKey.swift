@@ -33,7 +33,7 @@ public enum APIKeyResolver {
     /// The environment variable named in messages for this kind.
     public static func variable(for kind: ReaderConfiguration.Kind) -> String {
         switch kind {
-        case .tesseract: "SHELFSCAN_API_KEY"
+        case .tesseract, .ppocr: "SHELFSCAN_API_KEY"
         case .openai: "OPENAI_API_KEY"
         case .gemini: "GEMINI_API_KEY"
         }

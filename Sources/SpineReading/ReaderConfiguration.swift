@@ -6,7 +6,7 @@ import Foundation
 /// (`APIKeyResolver`) so that it can never come from argv.
 public struct ReaderConfiguration: Sendable {
     public enum Kind: String, Sendable, CaseIterable, Codable {
-        case tesseract, openai, gemini
+        case tesseract, ppocr, openai, gemini
     }
 
     /// Default `.tesseract`: works offline on a fresh machine.
@@ -45,14 +45,18 @@ public struct ReaderConfiguration: Sendable {
     public var language: String
     /// Tesseract data directory; nil (default) means `TESSDATA_PREFIX` or the Debian location.
     public var tessdataPath: String?
+    /// Where the ONNX Runtime library and PP-OCR models are; nil (default) means the model cache
+    /// `scripts/setup.sh` fills (`SHELFSCAN_MODELS_DIR` or `~/.cache/shelfscan/models`).
+    public var modelsDirectory: URL?
 
     public init(
         kind: Kind = .tesseract, endpoint: URL? = nil, model: String? = nil, timeout: Duration = .seconds(60),
         maxRetries: Int = 3, retryBaseDelay: Duration = .milliseconds(500), retryMaxDelay: Duration = .seconds(30),
         batchSize: Int = 8, concurrency: Int = 4, cacheDirectory: URL? = nil, wholePhoto: Bool = false,
         maxResponseBytes: Int = 4 << 20, promptFile: String = "spine-v1.json", photoPromptFile: String = "photo-v1.json",
-        jpegQuality: Int = 85, language: String = "eng", tessdataPath: String? = nil
+        jpegQuality: Int = 85, language: String = "eng", tessdataPath: String? = nil, modelsDirectory: URL? = nil
     ) {
+        self.modelsDirectory = modelsDirectory
         self.kind = kind
         self.endpoint = endpoint
         self.model = model
@@ -78,7 +82,7 @@ public struct ReaderConfiguration: Sendable {
     /// The endpoint actually used.
     public var resolvedEndpoint: URL? {
         switch kind {
-        case .tesseract: nil
+        case .tesseract, .ppocr: nil
         case .openai: endpoint ?? Self.defaultOpenAIEndpoint
         case .gemini: endpoint ?? Self.defaultGeminiEndpoint
         }
@@ -87,7 +91,7 @@ public struct ReaderConfiguration: Sendable {
     /// The model actually used.
     public var resolvedModel: String? {
         switch kind {
-        case .tesseract: nil
+        case .tesseract, .ppocr: nil
         case .openai: model ?? "gpt-4o-mini"
         case .gemini: model ?? "gemini-2.0-flash"
         }

@@ -40,6 +40,10 @@ public struct ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
             .missingLanguageData,
             "Tesseract language data '\(language)' not found in \(dataPath). Install it with `apt-get install \(package)`, set TESSDATA_PREFIX, or use --reader openai|gemini.")
     }
+    /// The PP-OCR engine could not start; `message` already names the file and the set-up command.
+    public static func ocrEngine(_ message: String) -> ReaderError {
+        ReaderError(.engineUnavailable, message)
+    }
     public static func engineUnavailable(_ why: String) -> ReaderError {
         ReaderError(.engineUnavailable, "Tesseract could not start: \(why). Install libtesseract5 and tesseract-ocr-eng.")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PPOCR
 
 /// Builds the reader a configuration asks for, so the CLI needs one call and one error path.
 public enum ReaderFactory {
@@ -17,6 +18,12 @@ public enum ReaderFactory {
                 language: configuration.language, dataPath: configuration.tessdataPath,
                 concurrency: configuration.concurrency)
             (reader, model, version) = (t, t.model, t.promptVersion)
+        case .ppocr:
+            let directory = configuration.modelsDirectory ?? PPOCRModels.defaultDirectory(environment: environment)
+            let models: PPOCRModels
+            do { models = try PPOCRModels.inDirectory(directory) } catch { throw ReaderError.ocrEngine(error.message) }
+            let r = try PPOCRReader(models: models, concurrency: configuration.concurrency)
+            (reader, model, version) = (r, r.model, r.promptVersion)
         case .openai:
             let r = try OpenAIVisionReader(configuration: configuration, key: try key(for: configuration, environment))
             (reader, model, version) = (r, r.model, r.promptVersion)
@@ -34,7 +41,7 @@ public enum ReaderFactory {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> any WholePhotoReader {
         switch configuration.kind {
-        case .tesseract:
+        case .tesseract, .ppocr:
             throw ReaderError.invalidConfiguration("Whole-photo mode needs a vision reader: use --reader openai or --reader gemini")
         case .openai:
             return try OpenAIVisionReader(configuration: configuration, key: try key(for: configuration, environment))

@@ -115,12 +115,32 @@ struct ScanCommandTests {
         let (dir, _) = try Self.photoFolder(count: 1)
         defer { try? FileManager.default.removeItem(at: dir) }
         let library = dir.appendingPathComponent("lib.sqlite").path
-        let run = try ShelfscanProcess.run(["scan", dir.path, "--lang", "qqq", "--library", library])
+        let run = try ShelfscanProcess.run(["scan", dir.path, "--reader", "tesseract", "--lang", "qqq", "--library", library])
         #expect(run.status == 1)
         let lines = run.stderr.split(separator: "\n").filter { !$0.isEmpty }
         #expect(lines.count == 1, "\(run.stderr)")
         #expect(lines.first?.contains("'qqq' not found") == true)
         #expect(lines.first?.contains("tesseract-ocr-qqq") == true)
+        #expect(!FileManager.default.fileExists(atPath: library))
+        // --lang means nothing to the default PP-OCR reader: a usage error, not a silently ignored flag.
+        let wrongReader = try ShelfscanProcess.run(["scan", dir.path, "--lang", "spa", "--library", library])
+        #expect(wrongReader.status == 2)
+        #expect(wrongReader.stderr.contains("--reader tesseract"))
+    }
+
+    /// The default reader's files missing (never set up, or the cache wiped): one line naming the folder
+    /// and the set-up command, exit 1, before any photo is read or anything filed.
+    @Test func missingPPOCRFilesAreOneClearLine() throws {
+        let (dir, _) = try Self.photoFolder(count: 1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let library = dir.appendingPathComponent("lib.sqlite").path
+        let empty = dir.appendingPathComponent("no-models").path
+        let run = try ShelfscanProcess.run(["scan", dir.path, "--library", library], environment: ["SHELFSCAN_MODELS_DIR": empty])
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(lines.first?.contains(empty) == true)
+        #expect(lines.first?.contains("scripts/setup.sh") == true)
         #expect(!FileManager.default.fileExists(atPath: library))
     }
 

@@ -1,0 +1,176 @@
+import Foundation
+
+/// A float tensor as plain values: row-major `values` of `shape`.
+public struct Tensor: Sendable, Equatable {
+    public var shape: [Int]
+    public var values: [Float]
+
+    public init(shape: [Int], values: [Float]) {
+        self.shape = shape
+        self.values = values
+    }
+}
+
+/// The ONNX Runtime library of this process. ONNX Runtime wants one environment per process, so the
+/// first `load` creates it and later calls with the same path share it.
+public final class OnnxRuntime: @unchecked Sendable {
+    let api: OrtAPI
+    let env: OpaquePointer
+    let cpuMemory: OpaquePointer
+
+    /// "1.32.0": recorded next to readings so a new runtime is a cache miss.
+    public var version: String { api.version }
+    public var libraryPath: String { api.path }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var loaded: [String: OnnxRuntime] = [:]
+
+    /// Loads the library at `libraryPath` (once per process). Throws one line when the file is missing, is
+    /// not ONNX Runtime, or is too old.
+    public static func load(libraryPath: String) throws(OnnxRuntimeError) -> OnnxRuntime {
+        lock.lock()
+        defer { lock.unlock() }
+        if let runtime = loaded[libraryPath] { return runtime }
+        guard FileManager.default.fileExists(atPath: libraryPath) else { throw .libraryMissing(searched: [libraryPath]) }
+        let runtime = try OnnxRuntime(api: OrtAPI(libraryPath: libraryPath))
+        loaded[libraryPath] = runtime
+        return runtime
+    }
+
+    private init(api: OrtAPI) throws(OnnxRuntimeError) {
+        self.api = api
+        var env: OpaquePointer?
+        // Log level 3 (errors only): ORT's own warnings would otherwise reach the user's terminal.
+        try api.check(api.fn(.createEnv, CreateEnvFn.self)(3, "shelfscan", &env), "CreateEnv")
+        var memory: OpaquePointer?
+        // OrtDeviceAllocator (0), OrtMemTypeDefault (0): tensors wrap memory this process owns.
+        try api.check(api.fn(.createCpuMemoryInfo, CreateCpuMemoryInfoFn.self)(0, 0, &memory), "CreateCpuMemoryInfo")
+        self.env = env!
+        self.cpuMemory = memory!
+    }
+}
+
+/// One loaded model. `run` may be called from several threads at once (ONNX Runtime sessions are
+/// thread-safe for Run); each call uses `threads` cores, so the caller's parallelism times `threads` is
+/// what the process takes.
+public final class OnnxSession: @unchecked Sendable {
+    public let modelPath: String
+    public let inputNames: [String]
+    public let outputNames: [String]
+    private let runtime: OnnxRuntime
+    private let session: OpaquePointer
+    private let cInputNames: [UnsafeMutablePointer<CChar>]
+    private let cOutputNames: [UnsafeMutablePointer<CChar>]
+
+    /// Loads `modelPath` with `threads` intra-op threads (1: the caller parallelises across crops, which
+    /// scales better on small inputs than splitting one small convolution across cores).
+    public init(runtime: OnnxRuntime, modelPath: String, threads: Int = 1) throws(OnnxRuntimeError) {
+        guard FileManager.default.fileExists(atPath: modelPath) else { throw .modelMissing(modelPath) }
+        let api = runtime.api
+        var options: OpaquePointer?
+        try api.check(api.fn(.createSessionOptions, CreateSessionOptionsFn.self)(&options), "CreateSessionOptions")
+        defer { api.release(.releaseSessionOptions, options) }
+        try api.check(api.fn(.setIntraOpNumThreads, SetIntOptionFn.self)(options, Int32(max(1, threads))), "SetIntraOpNumThreads")
+        try api.check(api.fn(.setInterOpNumThreads, SetIntOptionFn.self)(options, 1), "SetInterOpNumThreads")
+        try api.check(api.fn(.setSessionGraphOptimizationLevel, SetIntOptionFn.self)(options, 99), "SetSessionGraphOptimizationLevel")
+        var session: OpaquePointer?
+        do {
+            try api.check(api.fn(.createSession, CreateSessionFn.self)(runtime.env, modelPath, options, &session), "CreateSession")
+        } catch {
+            throw .modelUnusable(modelPath, error.message.replacingOccurrences(of: "ONNX Runtime CreateSession failed: ", with: ""))
+        }
+        guard let session else { throw .modelUnusable(modelPath, "no session") }
+        self.runtime = runtime
+        self.session = session
+        self.modelPath = modelPath
+        do throws(OnnxRuntimeError) {
+            let inputs = try Self.names(api, session, count: .sessionGetInputCount, name: .sessionGetInputName)
+            let outputs = try Self.names(api, session, count: .sessionGetOutputCount, name: .sessionGetOutputName)
+            guard inputs.count == 1, outputs.count >= 1 else {
+                throw .modelUnusable(modelPath, "expected one input and at least one output, found \(inputs.count) and \(outputs.count)")
+            }
+            inputNames = inputs
+            outputNames = outputs
+        } catch {
+            api.release(.releaseSession, session)
+            throw error
+        }
+        cInputNames = inputNames.map { strdup($0)! }
+        cOutputNames = outputNames.map { strdup($0)! }
+    }
+
+    deinit {
+        runtime.api.release(.releaseSession, session)
+        cInputNames.forEach { free($0) }
+        cOutputNames.forEach { free($0) }
+    }
+
+    private static func names(_ api: OrtAPI, _ session: OpaquePointer, count: OrtSlot, name: OrtSlot) throws(OnnxRuntimeError) -> [String] {
+        var n = 0
+        try api.check(api.fn(count, SessionGetCountFn.self)(session, &n), "SessionGetCount")
+        var allocator: UnsafeMutableRawPointer?
+        try api.check(api.fn(.getAllocatorWithDefaultOptions, GetAllocatorFn.self)(&allocator), "GetAllocatorWithDefaultOptions")
+        var out: [String] = []
+        for i in 0..<n {
+            var cName: UnsafeMutablePointer<CChar>?
+            try api.check(api.fn(name, SessionGetNameFn.self)(session, i, allocator, &cName), "SessionGetName")
+            if let cName {
+                out.append(String(cString: cName))
+                _ = api.fn(.allocatorFree, AllocatorFreeFn.self)(allocator, cName)
+            }
+        }
+        return out
+    }
+
+    /// Runs the model on one float input and returns its first output.
+    public func run(_ input: Tensor) throws(OnnxRuntimeError) -> Tensor {
+        let count = input.shape.reduce(1, *)
+        guard count == input.values.count, count > 0, input.shape.allSatisfy({ $0 > 0 }) else {
+            throw .badInput("tensor of shape \(input.shape) cannot hold \(input.values.count) values")
+        }
+        let api = runtime.api
+        var values = input.values
+        let shape = input.shape.map(Int64.init)
+        var inputValue: OpaquePointer?
+        var outputValue: OpaquePointer?
+        defer {
+            api.release(.releaseValue, inputValue)
+            api.release(.releaseValue, outputValue)
+        }
+        // The input tensor borrows `values`' storage: it is released (defer) before `values` goes away.
+        let status: (OrtStatusPtr, String) = values.withUnsafeMutableBytes { raw in
+            let created = shape.withUnsafeBufferPointer { dims in
+                api.fn(.createTensorWithDataAsOrtValue, CreateTensorWithDataFn.self)(
+                    runtime.cpuMemory, raw.baseAddress!, raw.count, dims.baseAddress!, dims.count,
+                    OrtElementType.float.rawValue, &inputValue)
+            }
+            guard created == nil else { return (created, "CreateTensorWithDataAsOrtValue") }
+            let inNames: [UnsafePointer<CChar>?] = [UnsafePointer(cInputNames[0])]
+            let outNames: [UnsafePointer<CChar>?] = [UnsafePointer(cOutputNames[0])]
+            let inputs: [OpaquePointer?] = [inputValue]
+            return (api.fn(.run, RunFn.self)(session, nil, inNames, inputs, 1, outNames, 1, &outputValue), "Run")
+        }
+        try api.check(status.0, status.1)
+        return try Self.tensor(api, outputValue)
+    }
+
+    private static func tensor(_ api: OrtAPI, _ value: OpaquePointer?) throws(OnnxRuntimeError) -> Tensor {
+        var info: OpaquePointer?
+        try api.check(api.fn(.getTensorTypeAndShape, GetTensorTypeAndShapeFn.self)(value, &info), "GetTensorTypeAndShape")
+        defer { api.release(.releaseTensorTypeAndShapeInfo, info) }
+        var type: Int32 = 0
+        try api.check(api.fn(.getTensorElementType, GetTensorElementTypeFn.self)(info, &type), "GetTensorElementType")
+        guard type == OrtElementType.float.rawValue else { throw .badInput("model output is not float (element type \(type))") }
+        var rank = 0
+        try api.check(api.fn(.getDimensionsCount, GetDimensionsCountFn.self)(info, &rank), "GetDimensionsCount")
+        var dims = [Int64](repeating: 0, count: rank)
+        try api.check(api.fn(.getDimensions, GetDimensionsFn.self)(info, &dims, rank), "GetDimensions")
+        let shape = dims.map { Int($0) }
+        let count = shape.reduce(1, *)
+        var data: UnsafeMutableRawPointer?
+        try api.check(api.fn(.getTensorMutableData, GetTensorMutableDataFn.self)(value, &data), "GetTensorMutableData")
+        guard let data, count >= 0 else { return Tensor(shape: shape, values: []) }
+        let values = Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: count))
+        return Tensor(shape: shape, values: values)
+    }
+}

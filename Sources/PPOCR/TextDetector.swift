@@ -1,0 +1,161 @@
+import OnnxRuntime
+import ShelfImage
+
+/// One text line found by the detector, in the input image's pixel coordinates.
+public struct DetectedLine: Sendable, Equatable {
+    public var rect: RotatedRect
+    /// Mean text probability inside the line's box, 0...1.
+    public var score: Double
+}
+
+/// PP-OCR's DB text detector: a per-pixel text probability map, thresholded into regions, each region
+/// fitted with a rotated rectangle and grown back by the margin DB training shrinks text regions by.
+///
+/// Pre- and post-processing follow PaddleOCR's `DetResizeForTest`, `NormalizeImage` and `DBPostProcess`
+/// (threshold 0.3, box threshold 0.6, unclip ratio 1.5), because the weights were trained with them.
+public struct TextDetector: Sendable {
+    public struct Options: Sendable, Equatable {
+        /// Longest side of the network input. Spine crops are long and thin, so this bounds the cost: a
+        /// 1300 x 140 crop runs at 960 x 96 instead of being blown up.
+        public var maxSide: Int = 960
+        /// Small crops are enlarged until their short side reaches this, so thin spines' letters are big
+        /// enough for the detector.
+        public var minShortSide: Int = 96
+        public var threshold: Float = 0.3
+        public var boxThreshold: Double = 0.6
+        public var unclipRatio: Double = 1.5
+        public var maxCandidates: Int = 200
+        public init() {}
+    }
+
+    let session: OnnxSession
+    public var options: Options
+
+    public init(session: OnnxSession, options: Options = Options()) {
+        self.session = session
+        self.options = options
+    }
+
+    /// Text lines in `image`, best first by score.
+    public func detect(_ image: RGBImage) throws(OnnxRuntimeError) -> [DetectedLine] {
+        guard image.width >= 4, image.height >= 4 else { return [] }
+        let (w, h) = inputSize(width: image.width, height: image.height)
+        let resized = image.resized(width: w, height: h)
+        let output = try session.run(Tensor(shape: [1, 3, h, w], values: Self.normalized(resized)))
+        guard output.shape.count == 4, output.shape[2] == h, output.shape[3] == w else {
+            throw .badInput("text detector answered with shape \(output.shape) for input \(h)x\(w)")
+        }
+        let sx = Double(image.width) / Double(w), sy = Double(image.height) / Double(h)
+        return postprocess(output.values, width: w, height: h).compactMap { line in
+            var r = line.rect
+            // Back to the input image's pixels; the scale may differ per axis (sides rounded to 32).
+            let ux = r.axis.x * sx, uy = r.axis.y * sy
+            let vx = -r.axis.y * sx, vy = r.axis.x * sy
+            let lu = (ux * ux + uy * uy).squareRoot(), lv = (vx * vx + vy * vy).squareRoot()
+            r.center = Point(x: r.center.x * sx, y: r.center.y * sy)
+            r.axis = Point(x: ux / lu, y: uy / lu)
+            r.halfLength *= lu
+            r.halfThickness *= lv
+            return DetectedLine(rect: r, score: line.score)
+        }
+    }
+
+    /// Network input size: sides are multiples of 32 (the backbone's stride).
+    func inputSize(width: Int, height: Int) -> (Int, Int) {
+        let long = Double(max(width, height)), short = Double(min(width, height))
+        let scale = min(Double(options.maxSide) / long, max(1, Double(options.minShortSide) / short))
+        func round32(_ v: Double) -> Int { max(32, Int((v / 32).rounded()) * 32) }
+        return (round32(Double(width) * scale), round32(Double(height) * scale))
+    }
+
+    /// CHW floats in BGR order with ImageNet mean and spread: PaddleOCR feeds OpenCV's BGR images to
+    /// `NormalizeImage`, so channel 0 is blue normalised with the red statistics' slot (0.485 / 0.229).
+    static func normalized(_ image: RGBImage) -> [Float] {
+        let n = image.width * image.height
+        var out = [Float](repeating: 0, count: 3 * n)
+        let mean: [Float] = [0.485, 0.456, 0.406], std: [Float] = [0.229, 0.224, 0.225]
+        image.pixels.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { o in
+                for c in 0..<3 {
+                    let source = 2 - c  // BGR from RGB
+                    let scale = 1 / (255 * std[c]), offset = mean[c] / std[c]
+                    for i in 0..<n { o[c * n + i] = Float(p[3 * i + source]) * scale - offset }
+                }
+            }
+        }
+        return out
+    }
+
+    /// DB post-processing on a probability map.
+    func postprocess(_ prob: [Float], width w: Int, height h: Int) -> [DetectedLine] {
+        var label = [Int32](repeating: 0, count: w * h)
+        var lines: [DetectedLine] = []
+        var stack: [Int] = []
+        var next: Int32 = 0
+        for start in 0..<(w * h) where prob[start] > options.threshold && label[start] == 0 {
+            next += 1
+            // One 8-connected region; its hull only needs each row's leftmost and rightmost pixel.
+            var rowMin: [Int: Int] = [:], rowMax: [Int: Int] = [:]
+            var count = 0
+            label[start] = next
+            stack.append(start)
+            while let i = stack.popLast() {
+                count += 1
+                let x = i % w, y = i / w
+                rowMin[y] = min(rowMin[y] ?? x, x)
+                rowMax[y] = max(rowMax[y] ?? x, x)
+                for dy in -1...1 {
+                    let ny = y + dy
+                    guard ny >= 0, ny < h else { continue }
+                    for dx in -1...1 {
+                        let nx = x + dx
+                        guard nx >= 0, nx < w else { continue }
+                        let j = ny * w + nx
+                        if label[j] == 0 && prob[j] > options.threshold {
+                            label[j] = next
+                            stack.append(j)
+                        }
+                    }
+                }
+            }
+            guard count >= 4 else { continue }
+            var points: [Point] = []
+            for (y, x0) in rowMin {
+                points.append(Point(x: Double(x0), y: Double(y)))
+                points.append(Point(x: Double(rowMax[y]!), y: Double(y)))
+            }
+            guard let rect = RectGeometry.minAreaRect(points), rect.thickness >= 2 else { continue }
+            let score = meanProbability(prob, width: w, height: h, inside: rect)
+            guard score >= options.boxThreshold else { continue }
+            // Unclip: DB's labels shrink each text region by area * (1 - r^2) / perimeter with r = 0.4;
+            // growing by area * ratio / perimeter restores it.
+            let area = rect.length * rect.thickness
+            let perimeter = 2 * (rect.length + rect.thickness)
+            let grown = rect.expanded(by: area * options.unclipRatio / max(perimeter, 1e-9))
+            guard grown.thickness >= 5 else { continue }
+            lines.append(DetectedLine(rect: grown, score: score))
+        }
+        lines.sort { $0.score > $1.score }
+        return Array(lines.prefix(options.maxCandidates))
+    }
+
+    /// PaddleOCR's "fast" box score: the mean probability over the pixels inside the rectangle.
+    func meanProbability(_ prob: [Float], width w: Int, height h: Int, inside rect: RotatedRect) -> Double {
+        let q = rect.quad.points
+        let minX = max(0, Int(q.map(\.x).min()!.rounded(.down))), maxX = min(w - 1, Int(q.map(\.x).max()!.rounded(.up)))
+        let minY = max(0, Int(q.map(\.y).min()!.rounded(.down))), maxY = min(h - 1, Int(q.map(\.y).max()!.rounded(.up)))
+        guard minX <= maxX, minY <= maxY else { return 0 }
+        let u = rect.axis, v = Point(x: -u.y, y: u.x)
+        var sum = 0.0, n = 0
+        for y in minY...maxY {
+            for x in minX...maxX {
+                let dx = Double(x) - rect.center.x, dy = Double(y) - rect.center.y
+                if abs(dx * u.x + dy * u.y) <= rect.halfLength + 0.5 && abs(dx * v.x + dy * v.y) <= rect.halfThickness + 0.5 {
+                    sum += Double(prob[y * w + x])
+                    n += 1
+                }
+            }
+        }
+        return n == 0 ? 0 : sum / Double(n)
+    }
+}

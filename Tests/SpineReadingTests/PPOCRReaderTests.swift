@@ -1,0 +1,91 @@
+import BookModel
+import Foundation
+import PPOCR
+import ShelfImage
+import ShelfScanTestSupport
+import Testing
+@testable import SpineReading
+
+@Suite("PP-OCR reader")
+struct PPOCRReaderTests {
+    static let reader: PPOCRReader? = (try? PPOCRModels.inDirectory(PPOCRModels.defaultDirectory()))
+        .flatMap { try? PPOCRReader(models: $0, concurrency: 2) }
+    static let missing: Comment = "scripts/setup.sh fetches ONNX Runtime and the PP-OCR models"
+
+    @Test("Reads spines running either way, light on dark too, and lying books")
+    func readsBothDirections() async throws {
+        let reader = try #require(Self.reader, Self.missing)
+        let dark = BitmapText.render("SILENT SPRING", ink: (240, 235, 220), paper: (30, 40, 90))
+        let crops = [
+            SpineCrop(id: 1, image: BitmapText.standingSpine(BitmapText.render("THE HOBBIT"), topToBottom: true)),
+            SpineCrop(id: 2, image: BitmapText.standingSpine(BitmapText.render("MOBY DICK"), topToBottom: false)),
+            SpineCrop(id: 3, image: BitmapText.standingSpine(dark, topToBottom: true)),
+            SpineCrop(id: 4, image: BitmapText.render("GREAT EXPECTATIONS")),
+            SpineCrop(id: 5, image: BitmapText.render("ULYSSES").rotated(.half)),  // a lying book, upside down
+        ]
+        let readings = await reader.read(crops)
+        #expect(readings.map(\.spineID) == [1, 2, 3, 4, 5])
+        let expected = ["THE HOBBIT", "MOBY DICK", "SILENT SPRING", "GREAT EXPECTATIONS", "ULYSSES"]
+        for (reading, title) in zip(readings, expected) {
+            // The product's own criterion (similarity >= 0.8): the blocky 5x7 fixture font makes N look like
+            // H and P like F to a recognizer trained on printed fonts.
+            #expect(Similarity.ratio(reading.title ?? "", title) >= 0.8, "read \(reading.title ?? "-"): \(reading.rawText) \(reading.error ?? "")")
+            #expect(reading.confidence > 0.5)
+            #expect(reading.reader == "ppocr")
+        }
+        #expect(readings[0].model?.hasPrefix("ppocr-v5-mobile/onnxruntime-") == true)
+    }
+
+    @Test("Title and author on two lines of one spine are split, the name as the author")
+    func titleAndAuthor() async throws {
+        let reader = try #require(Self.reader, Self.missing)
+        let title = BitmapText.render("THE LONG GOODBYE", scale: 6)
+        let author = BitmapText.render("RAYMOND CHANDLER", scale: 3)
+        var spine = RGBImage(width: max(title.width, author.width), height: title.height + author.height, fill: (235, 225, 200))
+        for (image, y0) in [(title, 0), (author, title.height)] {
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    for c in 0..<3 { spine.pixels[3 * ((y + y0) * spine.width + x) + c] = image.pixels[3 * (y * image.width + x) + c] }
+                }
+            }
+        }
+        let reading = await reader.read([SpineCrop(id: 9, image: BitmapText.standingSpine(spine, topToBottom: false))])[0]
+        #expect(Similarity.ratio(reading.title ?? "", "THE LONG GOODBYE") >= 0.8, "\(reading.rawText)")
+        #expect(reading.authors.count == 1)
+        #expect(Similarity.ratio(reading.authors.first ?? "", "RAYMOND CHANDLER") >= 0.8, "\(reading.rawText)")
+    }
+
+    @Test("A crop without text is unread, with the reason")
+    func blank() async throws {
+        let reader = try #require(Self.reader, Self.missing)
+        let readings = await reader.read([
+            SpineCrop(id: 1, image: RGBImage(width: 60, height: 400, fill: (120, 60, 40))),
+            SpineCrop(id: 2, image: RGBImage(width: 3, height: 3)),
+        ])
+        for reading in readings {
+            #expect(reading.title == nil)
+            #expect(reading.error == "no text found")
+            #expect(!reading.isRead)
+        }
+    }
+
+    @Test("Missing runtime or model files are one clear error naming the set-up command")
+    func missingFiles() throws {
+        let scratch = try ScratchDirectory.make("ppocr-missing")
+        #expect {
+            _ = try ReaderFactory.make(ReaderConfiguration(kind: .ppocr, modelsDirectory: scratch))
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains(scratch.path) && text.contains("scripts/setup.sh") && !text.contains("\n")
+        }
+        // Runtime present, a model missing: the message names the model file.
+        let models = try #require(try? PPOCRModels.inDirectory(PPOCRModels.defaultDirectory()), Self.missing)
+        var broken = models
+        broken.recognizer = scratch.appendingPathComponent("rec.onnx").path
+        #expect {
+            _ = try PPOCRReader(models: broken)
+        } throws: { error in
+            "\(error)".contains(broken.recognizer)
+        }
+    }
+}
