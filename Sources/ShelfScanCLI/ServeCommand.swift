@@ -45,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxUploadMb >= 1, maxPhotoMb >= 1 else { throw ValidationError("Please pass --max-upload-mb and --max-photo-mb of 1 or more.") }
         guard rateLimit >= 0 else { throw ValidationError("Please pass --rate-limit 0 (off) or more.") }
         guard concurrentJobs >= 1, concurrency >= 1 else { throw ValidationError("Please pass --concurrent-jobs and --concurrency of 1 or more.") }
-        if reader == .tesseract || reader == .none {
+        if reader == .tesseract || reader == .ppocr || reader == .none {
             guard endpoint == nil, model == nil else { throw ValidationError("--endpoint and --model only apply to --reader openai or gemini.") }
         }
     }
