@@ -93,7 +93,10 @@ let package = Package(
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
-        .executableTarget(name: "bench-serve", dependencies: ["ShelfScanServer", "ShelfScan", "ShelfScanTestSupport"], path: "Benchmarks/bench-serve"),
+        .executableTarget(
+            name: "bench-serve",
+            dependencies: ["ShelfScanServer", "ShelfScan", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Benchmarks/bench-serve"),
 
         // MARK: Tests
         // Fixtures built in code and the local fake vision-LLM server (127.0.0.1, port 0).
@@ -109,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "ShelfScanServerTests",
             dependencies: [
-                "ShelfScanServer", "ShelfScanCLI", "ShelfScan", "ShelfScanTestSupport", "Library", "BookModel",
+                "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "Library", "BookModel", "ShelfImage",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

@@ -34,6 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Photos one v3 request may carry.") var maxPhotos = 5
     @Option(help: "Megabytes one request body may carry.") var maxUploadMb = 50
     @Option(help: "Megabytes one photo may have.") var maxPhotoMb = 20
+    @Option(help: "Megapixels one photo may have (checked from its header before it is stored).") var maxMegapixels = 100
     @Option(help: "Scan submissions per minute per client (0: no limit).") var rateLimit = 30
     @Option(help: "Jobs scanned at the same time.") var concurrentJobs = 2
 
@@ -43,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("Please pass --port between 0 and 65535.") }
         guard maxPhotos >= 1 else { throw ValidationError("Please pass --max-photos 1 or more.") }
         guard maxUploadMb >= 1, maxPhotoMb >= 1 else { throw ValidationError("Please pass --max-upload-mb and --max-photo-mb of 1 or more.") }
+        guard maxMegapixels >= 1 else { throw ValidationError("Please pass --max-megapixels 1 or more.") }
         guard rateLimit >= 0 else { throw ValidationError("Please pass --rate-limit 0 (off) or more.") }
         guard concurrentJobs >= 1, concurrency >= 1 else { throw ValidationError("Please pass --concurrent-jobs and --concurrency of 1 or more.") }
         if reader == .tesseract || reader == .ppocr || reader == .none {
@@ -58,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var scanConfiguration = ScanConfiguration()
         scanConfiguration.fileResults = true
+        scanConfiguration.maxPixels = maxMegapixels * 1_000_000
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port

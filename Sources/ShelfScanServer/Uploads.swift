@@ -82,6 +82,10 @@ struct UploadReader: Sendable {
         let info: ImageInfo
         do {
             info = try ImageDecoder.info(bytes)
+        } catch where error.code == .tooManyPixels {
+            throw Problem.tooLarge("TOO_MANY_PIXELS", "\(label) has more pixels than the \(maxPixels / 1_000_000) megapixel limit. Send a smaller photo.")
+        } catch where error.code == .truncated {
+            throw Problem.badRequest("TRUNCATED_IMAGE", "\(label) ends before its image data does: the upload was cut short. Send it again.")
         } catch {
             throw Problem(.unsupportedMediaType, code: "UNSUPPORTED_IMAGE",
                           detail: "\(label) is not a JPEG or PNG photo. Convert it to JPEG and send it again.")
