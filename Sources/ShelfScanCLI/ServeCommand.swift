@@ -37,6 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Megapixels one photo may have (checked from its header before it is stored).") var maxMegapixels = 100
     @Option(help: "Scan submissions per minute per client (0: no limit).") var rateLimit = 30
     @Option(help: "Jobs scanned at the same time.") var concurrentJobs = 2
+    @Option(help: "Seconds between SSE ping events and WebSocket pings.") var pingSeconds: Double = 30
 
     @OptionGroup var library: LibraryOptions
 
@@ -44,6 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("Please pass --port between 0 and 65535.") }
         guard maxPhotos >= 1 else { throw ValidationError("Please pass --max-photos 1 or more.") }
         guard maxUploadMb >= 1, maxPhotoMb >= 1 else { throw ValidationError("Please pass --max-upload-mb and --max-photo-mb of 1 or more.") }
+        guard pingSeconds >= 0.05 else { throw ValidationError("Please pass --ping-seconds of 0.05 or more.") }
         guard maxMegapixels >= 1 else { throw ValidationError("Please pass --max-megapixels 1 or more.") }
         guard rateLimit >= 0 else { throw ValidationError("Please pass --rate-limit 0 (off) or more.") }
         guard concurrentJobs >= 1, concurrency >= 1 else { throw ValidationError("Please pass --concurrent-jobs and --concurrency of 1 or more.") }
@@ -71,10 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.submissionsPerMinute = rateLimit
         configuration.concurrentJobs = concurrentJobs
         configuration.token = ProcessInfo.processInfo.environment["SHELFSCAN_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let environment = ProcessInfo.processInfo.environment
-        if let seconds = environment["SHELFSCAN_SERVER_PING_SECONDS"].flatMap(Double.init), seconds > 0 {
-            configuration.pingInterval = .milliseconds(Int(seconds * 1000))
-        }
+        configuration.pingInterval = .milliseconds(Int(pingSeconds * 1000))
 
         let scanner: PhotoScanner
         do {

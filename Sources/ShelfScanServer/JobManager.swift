@@ -246,14 +246,19 @@ actor JobManager {
 
     /// The job's results with each book's review status read from the library now, so a client sees a
     /// reviewer's decisions (and a rejected spine) without a second API.
-    func results(_ id: UUID) -> JobResultsDTO? {
-        guard let job = jobs[id] else { return nil }
+    /// The library is read off the actor, so many readers of results never queue behind each other.
+    nonisolated func results(_ id: UUID) async -> JobResultsDTO? {
+        guard let job = await job(id) else { return nil }
+        return results(for: job)
+    }
+
+    nonisolated func results(for job: ScanJob) -> JobResultsDTO {
         var books = job.books
         let ids = books.compactMap(\.workId)
         if !ids.isEmpty, let statuses = try? library.reviewStatuses(ids: ids) {
             for i in books.indices {
                 guard let workID = books[i].workId else { continue }
-                if let status = statuses[workID] { books[i].reviewStatus = status } else { books[i].cropUrl = nil }
+                if let status = statuses[workID] { books[i].reviewStatus = status } else { books[i].rejected = true; books[i].cropUrl = nil }
             }
         }
         return JobResultsDTO(job, books: books)

@@ -41,6 +41,8 @@ public struct ScanBook: Sendable, Codable, Equatable {
     public var cropUrl: String?
     /// Index of the photo in the job's upload order.
     public var photoIndex: Int
+    /// true once a reviewer rejected the spine (its Work is gone from the library); absent otherwise.
+    public var rejected: Bool? = nil
 }
 
 /// What happened to one uploaded photo.
@@ -141,7 +143,7 @@ public struct JobResultsDTO: Sendable, Codable, Equatable {
         self.books = books
         totalDetected = books.count
         approved = books.filter { $0.reviewStatus == .verified || $0.reviewStatus == .userEdited }.count
-        needsReview = books.filter { $0.reviewStatus == .needsReview }.count
+        needsReview = books.filter { $0.reviewStatus == .needsReview && $0.rejected != true }.count
         photos = job.photos.enumerated().map { index, photo in
             PhotoSummary(index: index, contentHash: photo.contentHash, outcome: photo.result?.outcome, reason: photo.result?.reason,
                          width: photo.result?.width, height: photo.result?.height, booksDetected: photo.result?.books.count ?? 0)

@@ -53,13 +53,19 @@ struct RestartTests {
 
     @Test func aCanceledJobStopsAndItsUploadsAreRemoved() async throws {
         // Given a job of large photos on a server scanning one job at a time behind another
-        let server = try ServerProcess.start(["--concurrent-jobs", "1"])
+        let server = try ServerProcess.start(["--concurrent-jobs", "1", "--ping-seconds", "0.2"])
         let client = Client(server)
         defer { Task { try? await client.shutdown() } }
-        let first = try await client.submit([try Samples.drawn(seed: 900, width: 1600)])
+        let first = try await client.submit(try (0..<3).map { try Samples.drawn(seed: 910 + UInt64($0), width: 1600) })
         let second = try await client.submit([try Samples.drawn(seed: 901, width: 1600), try Samples.drawn(seed: 902, width: 1600)])
         let firstID = try #require(first.data["jobId"] as? String)
         let jobID = try #require(second.data["jobId"] as? String)
+
+        // While it waits in the queue its stream says so and pings (every 0.2 s here)
+        let waiting = try await client.events("/v3/jobs/scans/\(jobID)/stream") { $0.name == "ping" }
+        #expect(waiting.first?.name == "progress" && waiting.first?.id == 0)
+        #expect(waiting.first?.json["status"] as? String == "queued")
+        #expect(waiting.last?.name == "ping" && waiting.last?.id == nil)
 
         // When the queued job is canceled
         let canceled = try await client.send("DELETE", "/v3/jobs/scans/\(jobID)")

@@ -8,12 +8,12 @@ import Testing
 @Suite(.serialized)
 struct ReviewOverHTTPTests {
     /// Scans one drawn shelf through the server and returns its pending Work IDs.
-    static func scanShelf(_ client: Client, seed: UInt64) async throws -> [Int] {
+    static func scanShelf(_ client: Client, seed: UInt64) async throws -> (job: String, works: [Int]) {
         let accepted = try await client.submit([try Samples.drawn(seed: seed)])
         let jobID = try #require(accepted.data["jobId"] as? String)
         _ = try await client.events("/v3/jobs/scans/\(jobID)/stream")
         let books = try #require(try await client.get("/v3/jobs/scans/\(jobID)/results").data["books"] as? [[String: Any]])
-        return books.compactMap { $0["workId"] as? Int }
+        return (jobID, books.compactMap { $0["workId"] as? Int })
     }
 
     @Test func pendingWorksAreReviewedWithTheCLIsRulesAndRevisions() async throws {
@@ -21,8 +21,8 @@ struct ReviewOverHTTPTests {
         let server = try ServerProcess.start()
         let client = Client(server)
         defer { Task { try? await client.shutdown() } }
-        let first = try await Self.scanShelf(client, seed: 11)
-        let second = try await Self.scanShelf(client, seed: 12)
+        let (firstJob, first) = try await Self.scanShelf(client, seed: 11)
+        let (_, second) = try await Self.scanShelf(client, seed: 12)
         #expect(first.count >= 3 && second.count >= 2)
 
         // The queue is paged in filing order
@@ -84,7 +84,13 @@ struct ReviewOverHTTPTests {
         #expect(try store.work(id: Int64(first[2]))?.reviewStatus == .needsReview)
         #expect(try store.journal(limit: 10).filter { $0.session == "http" }.count == 3)
 
-        // And the job's results show the live review status of its books
+        // And the first job's results show each book's live review status
+        let results = try await client.get("/v3/jobs/scans/\(firstJob)/results")
+        let books = try #require(results.data["books"] as? [[String: Any]])
+        #expect(books[0]["reviewStatus"] as? String == "userEdited")
+        #expect(books[1]["rejected"] as? Bool == true && books[1]["cropUrl"] == nil)
+        #expect(results.data["approved"] as? Int == 1)
+        #expect(results.data["needsReview"] as? Int == first.count - 2)
         BadInputTests.expectProblem(try await client.get("/v3/review/works/999999"), 404, "NOT_FOUND")
     }
 }
