@@ -1,7 +1,7 @@
 // bench-serve: the HTTP service under load, in a release build.
 //
 //   swift build -c release --product bench-serve && .build/release/bench-serve [--reader none|tesseract|ppocr]
-//       [--connections 200] [--seconds 30] [--jobs 20]
+//       [--connections 200] [--seconds 30] [--jobs 20] [--concurrent-jobs N]
 //
 // 1. Starts `ShelfScanServer` in this process (127.0.0.1, a free port, a fresh library in a temp folder, no rate
 //    limit) and scans one sample so a finished job exists.
@@ -22,6 +22,7 @@ struct Options {
     var connections = 200
     var seconds = 30
     var jobs = 20
+    var concurrentJobs = ServerConfiguration().concurrentJobs
 
     init(_ arguments: [String]) {
         var i = 1
@@ -32,6 +33,7 @@ struct Options {
             case "--connections": connections = Int(value) ?? connections
             case "--seconds": seconds = Int(value) ?? seconds
             case "--jobs": jobs = Int(value) ?? jobs
+            case "--concurrent-jobs": concurrentJobs = Int(value) ?? concurrentJobs
             default: print("unknown option \(arguments[i])"); exit(2)
             }
             i += 2
@@ -60,6 +62,7 @@ var configuration = ServerConfiguration()
 configuration.port = 0
 configuration.submissionsPerMinute = 0
 configuration.maxPhotos = 5
+configuration.concurrentJobs = options.concurrentJobs
 
 actor Port {
     var value: Int?
@@ -125,7 +128,8 @@ func peakRSSMegabytes() -> Double {
 // 1. One finished job to read.
 let warm = try await submit(photos[0])
 _ = try await waitAll([warm])
-print("server: 127.0.0.1:\(bound), reader \(options.reader), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print(String(format: "peak RSS after the first scan: %.0f MB", peakRSSMegabytes()))
+print("server: 127.0.0.1:\(bound), reader \(options.reader), \(options.concurrentJobs) concurrent jobs, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 // 2. wrk on status and results.
 let script = folder.appendingPathComponent("alternate.lua")
@@ -152,7 +156,10 @@ func field(_ prefix: String) -> String {
 print("load: \(options.connections) connections, \(options.seconds) s, status + results alternating (wrk)")
 print("  \(field("Requests/sec:"))")
 print("  latency \(field("50%")), \(field("99%"))")
-print("  requests: \(field("requests in").split(separator: " ").first ?? "?") total; errors: \(field("Socket errors:")); \(field("Non-2xx"))")
+let total = output.split(separator: "\n").first { $0.contains("requests in") }.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
+print("  \(total); errors: \(field("Socket errors:")); \(field("Non-2xx"))")
+
+print(String(format: "peak RSS after the load: %.0f MB", peakRSSMegabytes()))
 
 // 3. J scan jobs at once.
 let clock = ContinuousClock()

@@ -30,6 +30,19 @@ enum JSONResponse {
                   status: status, headers: headers)
     }
 
+    /// The envelope around `data` already encoded as JSON (cached results), spliced without decoding it again.
+    static func envelope(encodedData data: Data, context: ServerContext) throws -> Response {
+        let metadata = try encoder.encode(Envelope<Int>.Metadata(timestamp: ISO8601.string(from: Date()), requestId: context.id))
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(data.count + metadata.count + 40)
+        buffer.writeString("{\"data\":")
+        buffer.writeBytes(data)
+        buffer.writeString(",\"metadata\":")
+        buffer.writeBytes(metadata)
+        buffer.writeString(",\"success\":true}")
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
+    }
+
     static func plain<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"

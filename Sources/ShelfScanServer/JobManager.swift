@@ -253,9 +253,19 @@ actor JobManager {
     }
 
     nonisolated func results(for job: ScanJob) -> JobResultsDTO {
+        results(for: job, statuses: liveStatuses(job))
+    }
+
+    /// The review status of each filed book's Work now (nil when the library could not be read).
+    nonisolated func liveStatuses(_ job: ScanJob) -> [Int64: ReviewStatus]? {
+        let ids = job.photos.flatMap { $0.result?.books.compactMap(\.workId) ?? [] }
+        guard !ids.isEmpty else { return [:] }
+        return try? library.reviewStatuses(ids: ids)
+    }
+
+    nonisolated func results(for job: ScanJob, statuses: [Int64: ReviewStatus]?) -> JobResultsDTO {
         var books = job.books
-        let ids = books.compactMap(\.workId)
-        if !ids.isEmpty, let statuses = try? library.reviewStatuses(ids: ids) {
+        if let statuses {
             for i in books.indices {
                 guard let workID = books[i].workId else { continue }
                 if let status = statuses[workID] { books[i].reviewStatus = status } else { books[i].rejected = true; books[i].cropUrl = nil }
@@ -263,6 +273,19 @@ actor JobManager {
         }
         return JobResultsDTO(job, books: books)
     }
+
+    /// Encoded results of finished jobs, reused while nothing changed: a results object is tens of kilobytes
+    /// of JSON, and encoding it again for every poll was most of the cost of the route (bench-serve).
+    nonisolated func encodedResults(_ id: UUID) async throws -> Data? {
+        guard let job = await job(id) else { return nil }
+        let statuses = liveStatuses(job)
+        if job.status.isTerminal, let statuses, let cached = resultsCache.get(id, statuses) { return cached }
+        let data = try JSONResponse.encoder.encode(results(for: job, statuses: statuses))
+        if job.status.isTerminal, let statuses { resultsCache.put(id, statuses, data) }
+        return data
+    }
+
+    nonisolated let resultsCache = ResultsCache()
 
     // MARK: Tokens
 
@@ -333,5 +356,28 @@ extension ScanBook {
             reviewStatus: work.reviewStatus,
             cropUrl: work.id.map { "/v3/review/works/\($0)/crop" },
             photoIndex: photoIndex)
+    }
+}
+
+/// Finished jobs' encoded results, keyed by job and valid for the review statuses they were built from.
+/// A class behind a lock rather than actor state: readers must not queue behind the scanning bookkeeping.
+final class ResultsCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [UUID: (statuses: [Int64: ReviewStatus], data: Data)] = [:]
+    /// Enough for every job a household polls; the oldest entries are dropped beyond it.
+    private let capacity = 256
+    private var order: [UUID] = []
+
+    func get(_ id: UUID, _ statuses: [Int64: ReviewStatus]) -> Data? {
+        lock.lock(); defer { lock.unlock() }
+        guard let entry = entries[id], entry.statuses == statuses else { return nil }
+        return entry.data
+    }
+
+    func put(_ id: UUID, _ statuses: [Int64: ReviewStatus], _ data: Data) {
+        lock.lock(); defer { lock.unlock() }
+        if entries[id] == nil { order.append(id) }
+        entries[id] = (statuses, data)
+        while order.count > capacity { entries[order.removeFirst()] = nil }
     }
 }

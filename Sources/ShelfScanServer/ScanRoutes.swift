@@ -41,8 +41,8 @@ struct ScanRoutes: Sendable {
 
     func results(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try jobID(context)
-        guard let results = await jobs.results(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
-        return try JSONResponse.envelope(results, context: context)
+        guard let data = try await jobs.encodedResults(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
+        return try JSONResponse.envelope(encodedData: data, context: context)
     }
 
     /// Idempotent, as BooksTrack's: canceling a finished job answers its state unchanged.
