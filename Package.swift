@@ -27,11 +27,15 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries
-        // libjpeg-turbo and libpng plus the setjmp shim: longjmp must never cross Swift frames,
-        // so every codec call that can fail lands in C first (see include/CImageCodecs.h).
+        // libjpeg-turbo, libpng, libheif (HEVC via libde265) and libwebp behind one error-value shim:
+        // longjmp must never cross Swift frames and no codec may abort the process, so every codec call
+        // that can fail lands in C first (see include/CImageCodecs.h).
         .target(
             name: "CImageCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [
+                .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"),
+                .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+            ]
         ),
         // libtesseract's C API (capi.h) and leptonica, found through pkg-config.
         .systemLibrary(
@@ -56,10 +60,12 @@ let package = Package(
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),
         .target(name: "Library", dependencies: ["BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // OpenLibrary and Google Books over URLSession: seed-004 normalizers, cache, backoff, circuit.
+        .target(name: "Enrichment", dependencies: ["BookModel", "Catalog"]),
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library",
+                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "Enrichment",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -81,7 +87,7 @@ let package = Package(
         // MARK: Command line
         .target(
             name: "ShelfScanCLI",
-            dependencies: ["ShelfScan", "Catalog", "ShelfScanServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "shelfscan", dependencies: ["ShelfScanCLI"]),
 
@@ -91,6 +97,7 @@ let package = Package(
         .executableTarget(name: "bench-reading", dependencies: ["ShelfImage", "SpineReading", "ShelfScanTestSupport"], path: "Benchmarks/bench-reading"),
         .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "PPOCR", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
+        .executableTarget(name: "eval-enrichment", dependencies: ["Enrichment", "Catalog", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-enrichment"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
         .executableTarget(
@@ -107,6 +114,7 @@ let package = Package(
         .testTarget(name: "PPOCRTests", dependencies: ["PPOCR", "OnnxRuntime", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
+        .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "ShelfImage", "SpineDetection"]),
         .testTarget(
@@ -117,6 +125,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel"]),
+        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
     ]
 )

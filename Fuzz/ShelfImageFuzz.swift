@@ -1,4 +1,5 @@
-// libFuzzer entry point for both decoders, the EXIF parser and the reduced-size paths.
+// libFuzzer entry point for every decoder (JPEG, PNG, HEIF through libheif, WebP through libwebp), the
+// EXIF parsers and the reduced-size paths (DCT scaling, HEIF thumbnails, libwebp's scaler).
 // Built and run by scripts/fuzz.sh, which compiles this file together with Sources/ShelfImage and the
 // C shim under -sanitize=fuzzer,address. Any crash, sanitizer report, leak or timeout is a finding;
 // a thrown ShelfImageError is the expected answer to bad input.

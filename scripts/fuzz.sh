@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target for ShelfImage's decoders (JPEG, PNG, EXIF, reduced decode) with
+# Builds the libFuzzer target for ShelfImage's decoders (JPEG, PNG, HEIF, WebP, EXIF, reduced decode) with
 # AddressSanitizer and runs it for SECONDS (default 60). The corpus persists in .build/fuzz/corpus,
 # seeded from the test fixtures; crashes land in .build/fuzz/artifacts.
 # Usage: scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]
-# Note: libjpeg-turbo and libpng are the system builds, so coverage feedback comes from our shim and
+# Note: libjpeg-turbo, libpng, libheif and libwebp are the system builds, so coverage feedback comes from our shim and
 # Swift code; the libraries themselves are fuzzed upstream (OSS-Fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,12 +30,14 @@ done
 swiftc -swift-version 6 -parse-as-library -module-name ShelfImageFuzz -O -g \
   -sanitize=fuzzer,address -I "$out/include" \
   Sources/ShelfImage/*.swift Fuzz/ShelfImageFuzz.swift "$out"/obj/*.o \
-  -ljpeg -lpng16 -o "$out/fuzz-image"
+  -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -o "$out/fuzz-image"
 
 # Seed with every fixture (valid files of each kind) the first time.
 if [ -z "$(ls -A "$out/corpus")" ]; then
   cp Tests/ShelfImageTests/Fixtures/*.jpg Tests/ShelfImageTests/Fixtures/*.png "$out/corpus/"
 fi
+# HEIC and WebP seeds join an existing corpus too (added with the HEIF/WebP decoders).
+cp -n Tests/ShelfImageTests/Fixtures/*.heic Tests/ShelfImageTests/Fixtures/*.webp "$out/corpus/"
 
 echo "fuzz: running for ${seconds}s" >&2
 exec "$out/fuzz-image" "$out/corpus" \

@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libjpeg-dev libpng-dev libcurl4-openssl-dev libsqlite3-dev
+# libheif-examples (heif-convert) and webp (cwebp, dwebp, webpmux, img2webp) make the HEIC/WebP fixtures
+# (scripts/image-fixtures/make-heif-webp.sh) and are what bench-image compares against.
+packages=(libjpeg-dev libpng-dev libheif-dev libwebp-dev libheif-examples webp libcurl4-openssl-dev libsqlite3-dev
           tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 // bench-image: decode speed of ShelfImage against libjpeg-turbo's own djpeg on the same 12 MP JPEG.
 //
 //   swift run -c release bench-image [PHOTO.jpg]
+//   swift run -c release bench-image --heif-webp [PHOTO.jpg]   (HEIC and WebP instead: see HEIFWebP.swift)
 //
 // Without PHOTO it synthesizes a realistic 4000x3000 shelf-like photo (coloured spines, gradients,
 // strokes, sensor noise; quality 90, 4:2:0) in a temporary directory. Both sides decode with
@@ -88,17 +89,19 @@ extension Double {
     init(x: Int, of n: Int) { self = Double(x) / Double(max(1, n)) }
 }
 
-func djpegPath() -> String? {
+func toolPath(_ name: String) -> String? {
     for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-        let p = "\(dir)/djpeg"
+        let p = "\(dir)/\(name)"
         if FileManager.default.isExecutableFile(atPath: p) { return p }
     }
     return nil
 }
 
-func runDjpeg(_ djpeg: String, _ args: [String]) throws -> Sample {
+/// Runs a reference tool to completion; its CPU time is read from the children's rusage.
+@discardableResult
+func runTool(_ path: String, _ args: [String]) throws -> Sample {
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: djpeg)
+    p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
     p.standardOutput = FileHandle.nullDevice
     p.standardError = FileHandle.nullDevice
@@ -107,15 +110,21 @@ func runDjpeg(_ djpeg: String, _ args: [String]) throws -> Sample {
         try p.run()
         p.waitUntilExit()
     }
+    guard p.terminationStatus == 0 else {
+        throw NSError(domain: "bench-image", code: Int(p.terminationStatus),
+                      userInfo: [NSLocalizedDescriptionKey: "\(path) \(args.joined(separator: " ")) failed"])
+    }
     return Sample(wall: wall, cpu: childrenCPUMillis() - cpu0)
 }
 
 // MARK: - Main
 
+let heifWebPMode = CommandLine.arguments.dropFirst().contains("--heif-webp")
+let photoArgument = CommandLine.arguments.dropFirst().first { $0 != "--heif-webp" }
 let tempDir: URL?
 let photo: String
-if CommandLine.arguments.count > 1 {
-    photo = CommandLine.arguments[1]
+if let photoArgument {
+    photo = photoArgument
     tempDir = nil
 } else {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-image-\(getpid())")
@@ -128,6 +137,11 @@ if CommandLine.arguments.count > 1 {
     print("synthesized \(photo) (4000x3000, quality 90, 4:2:0, \(bytes.count / 1024) KiB)")
 }
 defer { if let tempDir { try? FileManager.default.removeItem(at: tempDir) } }
+if heifWebPMode {
+    try benchHEIFWebP(source: photo)
+    if let tempDir { try? FileManager.default.removeItem(at: tempDir) }
+    exit(0)
+}
 
 let info = try ImageDecoder.info(fileAt: photo)
 let megapixels = Double(info.width * info.height) / 1e6
@@ -140,7 +154,7 @@ func ours(_ scale: Int) throws -> Sample {
         _ = try ImageDecoder.decode(fileAt: photo, options: DecodeOptions(scaleDenominator: scale, applyOrientation: false))
     }
 }
-let djpeg = djpegPath()
+let djpeg = toolPath("djpeg")
 var samples: [String: [Sample]] = [:]
 for round in 0...runs {
     var r: [String: Sample] = ["full": try ours(1), "quarter": try ours(4), "eighth": try ours(8)]
@@ -148,8 +162,8 @@ for round in 0...runs {
         _ = try ImageDecoder.decodeGray(fileAt: photo, options: DecodeOptions(scaleDenominator: 4, applyOrientation: false))
     }
     if let djpeg {
-        r["djpeg full"] = try runDjpeg(djpeg, ["-outfile", "/dev/null", photo])
-        r["djpeg quarter"] = try runDjpeg(djpeg, ["-scale", "1/4", "-outfile", "/dev/null", photo])
+        r["djpeg full"] = try runTool(djpeg, ["-outfile", "/dev/null", photo])
+        r["djpeg quarter"] = try runTool(djpeg, ["-scale", "1/4", "-outfile", "/dev/null", photo])
     }
     if round > 0 { for (k, v) in r { samples[k, default: []].append(v) } }
 }

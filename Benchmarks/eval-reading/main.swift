@@ -5,6 +5,7 @@
 //                                                  a spine it missed counts as unread
 //   swift run -c release eval-reading --ablation   Tesseract once per preparation step, to see what each gains
 //   swift run -c release eval-reading --compare    Tesseract baseline vs default only
+//   swift run -c release eval-reading --reader ppocr --ppocr-variants   PP-OCR once per setting, to see what each costs
 //   options: --reader tesseract|ppocr|both (default both)  --lang eng+spa  --limit N  --dump  --set samples|real
 //
 // Figures per reader and set:
@@ -13,7 +14,8 @@
 //   in-text    the true title appears somewhere in everything the reader saw (>= 0.8 on some run of its words):
 //              the engine's ceiling before the split;
 //   author     of the spines with an annotated author, those whose author the reader named (>= 0.8);
-//   ms/crop    median wall time per crop, read alone on one thread (one engine, one ONNX Runtime thread).
+//   ms/crop    median wall time per crop, read alone on one thread (one engine, one ONNX Runtime thread),
+//              and (cpu ...) the process CPU time it took, which other load on the machine does not inflate.
 import BookModel
 import Foundation
 import ShelfImage
@@ -68,13 +70,29 @@ struct Score {
     var inText = 0
     var authorsAnnotated = 0
     var authorsRight = 0
+    /// Words of true titles that carry accents (á, ç, ñ, ü...): how many the reader's text holds with the
+    /// accent, and how many it holds at all (accent ignored).
+    var accentedWords = 0
+    var accentedExact = 0
+    var accentedFolded = 0
     var similaritySum = 0.0
     var read = 0
     var times: [Double] = []
-    var median: Double {
-        let t = times.sorted()
+    var cpuTimes: [Double] = []
+    var median: Double { Self.median(times) }
+    var cpuMedian: Double { Self.median(cpuTimes) }
+    static func median(_ values: [Double]) -> Double {
+        let t = values.sorted()
         return t.isEmpty ? 0 : t[t.count / 2]
     }
+}
+
+/// CPU time of the whole process in ms: with one crop in flight at a time this is what the crop cost,
+/// whatever else the machine is doing (wall time is not, on a shared 2-core machine).
+func processCPUms() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1e6
 }
 
 /// True when some run of `text`'s words is within 0.8 similarity of `title`.
@@ -96,7 +114,9 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
     var score = Score()
     for truth in crops {
         let start = ContinuousClock.now
+        let cpuStart = processCPUms()
         let reading = await reader.read([truth.crop])[0]
+        score.cpuTimes.append(processCPUms() - cpuStart)
         let elapsed = ContinuousClock.now - start
         score.times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
         let similarity = Similarity.ratio(reading.title ?? "", truth.title)
@@ -105,6 +125,14 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
         if reading.isRead { score.read += 1 }
         if similarity >= 0.8 { score.correct += 1 }
         if titleAppears(truth.title, in: reading.rawText) { score.inText += 1 }
+        let seen = Set(reading.rawText.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
+        let seenFolded = Set(seen.map { $0.folding(options: .diacriticInsensitive, locale: nil) })
+        for word in truth.title.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+        where word.unicodeScalars.contains(where: { $0.value > 127 }) {
+            score.accentedWords += 1
+            if seen.contains(word) { score.accentedExact += 1 }
+            if seenFolded.contains(word.folding(options: .diacriticInsensitive, locale: nil)) { score.accentedFolded += 1 }
+        }
         if !truth.author.trimmingCharacters(in: .whitespaces).isEmpty {
             score.authorsAnnotated += 1
             let best = reading.authors.map { Similarity.ratio($0, truth.author) }.max() ?? 0
@@ -120,10 +148,14 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
 
 func report(_ label: String, _ set: String, _ s: Score) {
     func pct(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : 100 * Double(a) / Double(b) }
-    print(String(format: "%-28@ %-8@ n=%4d  title %5.1f%% (%d)  in-text %5.1f%%  author %5.1f%% (%d/%d)  similarity %.3f  read %4d  median %6.1f ms/crop",
+    print(String(format: "%-28@ %-8@ n=%4d  title %5.1f%% (%d)  in-text %5.1f%%  author %5.1f%% (%d/%d)  similarity %.3f  read %4d  median %6.1f ms/crop (cpu %6.1f)",
                  label as NSString, set as NSString, s.n, pct(s.correct, s.n), s.correct, pct(s.inText, s.n),
                  pct(s.authorsRight, s.authorsAnnotated), s.authorsRight, s.authorsAnnotated,
-                 s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median))
+                 s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median, s.cpuMedian))
+    if s.accentedWords > 0 {
+        print(String(format: "%-28@ %-8@ accented title words: %d; read with the accent %d, read without it %d",
+                     "" as NSString, set as NSString, s.accentedWords, s.accentedExact, s.accentedFolded - s.accentedExact))
+    }
     fflush(nil)  // figures appear as they are measured, also when piped
 }
 
@@ -182,8 +214,31 @@ do {
         }
     }
     if readerChoice == "ppocr" || readerChoice == "both" {
-        let reader = try PPOCRReader(models: PPOCRModels.inDirectory(PPOCRModels.defaultDirectory()), concurrency: 1)
-        for (name, crops) in sets { report("ppocr " + reader.model, name, await evaluate(crops, reader: reader)) }
+        var ppocrVariants: [(String, PPOCROptions)] = [("default", PPOCROptions())]
+        if args.contains("--ppocr-variants") {
+            func with(_ change: (inout PPOCROptions) -> Void) -> PPOCROptions { var o = PPOCROptions(); change(&o); return o }
+            ppocrVariants += [
+                ("orientation from 1 line", with { $0.orientationLines = 1 }),
+                ("orientation ratio 1.5", with { $0.decisiveRatio = 1.5 }),
+                ("orientation ratio 4", with { $0.decisiveRatio = 4 }),
+                ("orientation always 3 lines", with { $0.decisiveRatio = .infinity }),
+                ("orientation from 2 lines", with { $0.orientationLines = 2 }),
+                ("rec min width 160", with { $0.recognizerMinWidth = 160 }),
+                ("rec min width 96", with { $0.recognizerMinWidth = 96 }),
+                ("det max side 640", with { $0.detector.maxSide = 640 }),
+                ("det max side 1280", with { $0.detector.maxSide = 1280 }),
+                ("det short side 64", with { $0.detector.minShortSide = 64 }),
+                ("det short side 128", with { $0.detector.minShortSide = 128 }),
+                ("line conf 0.3", with { $0.minLineConfidence = 0.3 }),
+                ("line conf 0.7", with { $0.minLineConfidence = 0.7 }),
+                ("box threshold 0.5", with { $0.detector.boxThreshold = 0.5 }),
+                ("unclip 2.0", with { $0.detector.unclipRatio = 2.0 }),
+            ]
+        }
+        for (label, options) in ppocrVariants {
+            let reader = try PPOCRReader(models: PPOCRModels.inDirectory(PPOCRModels.defaultDirectory()), concurrency: 1, options: options)
+            for (name, crops) in sets { report("ppocr " + label, name, await evaluate(crops, reader: reader)) }
+        }
     }
 } catch {
     print("eval-reading: \(error)")

@@ -12,6 +12,7 @@
 #include <png.h>
 
 #include "CImageCodecs.h"
+#include "over_white.h"
 
 /* Everything a longjmp must find again lives here, in memory libpng can reach, not in volatile locals. */
 struct shelf_png_context {
@@ -99,17 +100,6 @@ int shelf_png_read_header(const void *data, size_t size, shelf_png_header *out, 
     shelf_png_fill_header(png, info, out);
     png_destroy_read_struct(&png, &info, NULL);
     return SHELF_OK;
-}
-
-/* White background: out = (c * a + 255 * (255 - a)) / 255, rounded. */
-static void shelf_rgba_row_over_white(const unsigned char *in, unsigned char *out, size_t width) {
-    for (size_t x = 0; x < width; x++, in += 4, out += 3) {
-        unsigned a = in[3], ia = 255 - a;
-        for (int c = 0; c < 3; c++) {
-            unsigned v = in[c] * a + 255 * ia + 127;
-            out[c] = (unsigned char)(v / 255);
-        }
-    }
 }
 
 int shelf_png_decode_rgb(const void *data, size_t size, void *out, size_t out_size,

@@ -13,7 +13,9 @@ enum CodecCall {
         case Int32(SHELF_ERR_TRUNCATED):
             throw ShelfImageError(code: .truncated, message: "Cannot \(action) \(name): the file is truncated (its data ends early).", cause: cause)
         case Int32(SHELF_ERR_UNSUPPORTED):
-            throw ShelfImageError(code: .unsupportedFormat, message: "Cannot \(action) \(name): this kind of \(codec == "libpng" ? "PNG" : "JPEG") is not supported. Convert it to a baseline JPEG and try again.", cause: cause)
+            throw ShelfImageError(code: .unsupportedFormat, message: "Cannot \(action) \(name): this kind of \(formatName(codec)) is not supported. Convert it to a baseline JPEG and try again.", cause: cause)
+        case Int32(SHELF_ERR_LIMIT):
+            throw ShelfImageError(code: .tooManyPixels, message: "Cannot \(action) \(name): it asks for more than \(codec)'s security limits allow.", cause: cause)
         case Int32(SHELF_ERR_ARGUMENT):
             throw ShelfImageError(code: .invalidArgument, message: "Cannot \(action) \(name): invalid arguments.", cause: cause)
         case Int32(SHELF_ERR_NOMEM):
@@ -23,6 +25,16 @@ enum CodecCall {
                 throw ShelfImageError(code: .encodingFailed, message: "Cannot encode \(name).", cause: cause)
             }
             throw ShelfImageError(code: .corrupt, message: "Cannot \(action) \(name): the data is corrupt.", cause: cause)
+        }
+    }
+
+    /// The format a codec library decodes, for messages.
+    static func formatName(_ codec: String) -> String {
+        switch codec {
+        case "libpng": return "PNG"
+        case "libheif": return "HEIF"
+        case "libwebp": return "WebP"
+        default: return "JPEG"
         }
     }
 

@@ -1,4 +1,5 @@
-/// Finds the EXIF orientation tag (0x0112) in a JPEG's APP1 "Exif" segment or a PNG's eXIf chunk.
+/// Finds the EXIF orientation tag (0x0112) in a JPEG's APP1 "Exif" segment, a PNG's eXIf chunk or a
+/// WebP's EXIF chunk. (A HEIF's EXIF is not read: libheif's irot/imir already turn it upright.)
 ///
 /// Written by hand rather than through a library because the only thing we need is one tag, and EXIF
 /// blocks in the wild are often damaged: every read here is bounds-checked and every failure means
@@ -44,6 +45,26 @@ enum ExifOrientation {
             }
             if type == (0x49, 0x45, 0x4E, 0x44) { return 1 } // IEND
             i = start + length + 4 // data and CRC
+            chunks += 1
+        }
+        return 1
+    }
+
+    /// Orientation from a WebP's `EXIF` chunk (RIFF chunks after `WEBP`: fourcc, little-endian size,
+    /// payload padded to even length). The payload is the TIFF block; some writers prefix "Exif\0\0".
+    static func inWebP(_ d: [UInt8]) -> Int {
+        var i = 12
+        var chunks = 0
+        while i + 8 <= d.count, chunks < 100_000 {
+            let length = Int(d[i + 4]) | Int(d[i + 5]) << 8 | Int(d[i + 6]) << 16 | Int(d[i + 7]) << 24
+            let start = i + 8
+            guard length <= d.count - start else { return 1 }
+            if d[i] == 0x45, d[i + 1] == 0x58, d[i + 2] == 0x49, d[i + 3] == 0x46 { // EXIF
+                var s = start
+                if length >= 6, d[s] == 0x45, d[s + 1] == 0x78, d[s + 2] == 0x69, d[s + 3] == 0x66, d[s + 4] == 0, d[s + 5] == 0 { s += 6 }
+                return inTIFF(d, start: s, end: start + length) ?? 1
+            }
+            i = start + length + (length & 1)
             chunks += 1
         }
         return 1

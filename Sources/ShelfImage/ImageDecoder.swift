@@ -1,6 +1,7 @@
 internal import CImageCodecs
 
-/// Decodes JPEG (libjpeg-turbo) and PNG (libpng) into upright `RGBImage`s.
+/// Decodes JPEG (libjpeg-turbo), PNG (libpng), HEIF/HEIC (libheif) and WebP (libwebp) into upright
+/// `RGBImage`s.
 ///
 /// Order of work, chosen so bad input costs nothing: sniff the format from the bytes, read the header,
 /// check the pixel limit, and only then allocate the output and decode straight into it.
@@ -44,6 +45,9 @@ public enum ImageDecoder {
             switch info.format {
             case .jpeg: _ = try decodeJPEG(data, scale: 8, maxPixels: DecodeOptions().maxPixels, channels: 1, name: path)
             case .png: _ = try decodePNG(data, maxPixels: DecodeOptions().maxPixels, name: path)
+            case .heif: _ = try decodeHEIF(data, scale: 1, maxPixels: DecodeOptions().maxPixels, name: path)
+            // libwebp's scaler still decodes every macroblock; only the output is small.
+            case .webp: _ = try decodeWebP(data, scale: 8, maxPixels: DecodeOptions().maxPixels, name: path)
             }
         }
         return info
@@ -60,6 +64,12 @@ public enum ImageDecoder {
         case .png:
             let h = try pngHeader(data, name: name)
             return ImageInfo(format: .png, width: Int(h.width), height: Int(h.height), orientation: ExifOrientation.inPNG(data))
+        case .heif:
+            let h = try heifHeader(data, name: name)
+            return ImageInfo(format: .heif, width: Int(h.width), height: Int(h.height), orientation: 1)
+        case .webp:
+            let h = try webpHeader(data, name: name)
+            return ImageInfo(format: .webp, width: Int(h.width), height: Int(h.height), orientation: ExifOrientation.inWebP(data))
         }
     }
 
@@ -101,11 +111,25 @@ public enum ImageDecoder {
             }
             image = RGBImage(width: 0, height: 0, pixels: [])
             orientation = options.applyOrientation ? ExifOrientation.inPNG(data) : 1
+        case .heif:
+            // Upright already: libheif applied irot/imir; a HEIF's EXIF orientation is never applied on top.
+            let image = try decodeHEIF(data, scale: scale, maxPixels: options.maxPixels, name: name)
+            r = channels == 1 ? grayPixels(image) : (image.pixels, image.width, image.height)
+            orientation = 1
+        case .webp:
+            let image = try decodeWebP(data, scale: scale, maxPixels: options.maxPixels, name: name)
+            r = channels == 1 ? grayPixels(image) : (image.pixels, image.width, image.height)
+            orientation = options.applyOrientation ? ExifOrientation.inWebP(data) : 1
         }
         if orientation != 1 {
             r = Orienter.apply(r.pixels, width: r.width, height: r.height, channels: channels, exif: orientation)
         }
         return r
+    }
+
+    private static func grayPixels(_ image: RGBImage) -> (pixels: [UInt8], width: Int, height: Int) {
+        let gray = image.grayscale()
+        return (gray.pixels, gray.width, gray.height)
     }
 
     static func checkLimit(width: Int, height: Int, maxPixels: Int, name: String) throws(ShelfImageError) {

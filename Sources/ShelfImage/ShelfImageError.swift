@@ -17,7 +17,8 @@ public struct ShelfImageError: Error, CustomStringConvertible, Equatable, Sendab
         case emptyFile
         /// The path cannot be opened or read (missing, a directory, no permission).
         case unreadablePath
-        /// The header declares more pixels than `DecodeOptions.maxPixels`; nothing large was allocated.
+        /// The header declares more pixels than `DecodeOptions.maxPixels` (or than libheif's own security
+        /// limits allow); nothing large was allocated.
         case tooManyPixels
         /// Encoding JPEG or PNG failed.
         case encodingFailed

@@ -8,12 +8,13 @@ import Foundation
 public struct PhotoSource: Sendable, Equatable {
     /// The photos to scan, in visiting order, as absolute standardized paths, each listed once.
     public var photos: [String]
-    /// Files seen that are not .jpg, .jpeg or .png (in any case); reported, never read.
+    /// Files seen that are not .jpg, .jpeg, .png, .heic, .heif or .webp (in any case); reported, never read.
     public var skippedNonImages: Int
     /// Paths the user named that do not exist or cannot be listed; each is a failure of the batch.
     public var missing: [String]
 
-    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png"]
+    /// What phones and cameras save: JPEG, PNG, HEIC/HEIF (an iPhone's default) and WebP.
+    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "webp"]
 
     public static func isPhotoPath(_ path: String) -> Bool {
         photoExtensions.contains((path as NSString).pathExtension.lowercased())

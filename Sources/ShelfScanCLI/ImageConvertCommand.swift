@@ -7,7 +7,7 @@ extension ImageCommand {
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
-            abstract: "Decode a photo, apply its EXIF orientation, optionally shrink it, and save it as JPEG or PNG.",
+            abstract: "Decode a photo, turn it upright, optionally shrink it, and save it as JPEG or PNG.",
             discussion: "The output format follows OUT's extension: .jpg, .jpeg or .png."
         )
 
@@ -24,8 +24,8 @@ extension ImageCommand {
             }
         }
 
-        @Argument(help: ArgumentHelp("The photo to read (JPEG or PNG).", valueName: "in"),
-                  completion: .file(extensions: ["jpg", "jpeg", "png"]))
+        @Argument(help: ArgumentHelp("The photo to read (JPEG, PNG, HEIC/HEIF or WebP).", valueName: "in"),
+                  completion: .file(extensions: ["jpg", "jpeg", "png", "heic", "heif", "webp"]))
         var input: String
 
         @Argument(help: ArgumentHelp("Where to write; .jpg/.jpeg writes JPEG, .png writes PNG.", valueName: "out"))
@@ -67,13 +67,14 @@ extension ImageCommand {
             }
         }
 
-        /// With --max-side, a JPEG decodes straight at the largest DCT scale that still leaves at least
-        /// N pixels on the long side, so a 12 MP photo shrunk to 1600 px never exists at full size.
+        /// With --max-side, a JPEG decodes straight at the largest DCT scale (a WebP at the largest libwebp
+        /// scale) that still leaves at least N pixels on the long side, so a 12 MP photo shrunk to 1600 px
+        /// never exists at full size.
         private func decode() throws(ShelfImageError) -> RGBImage {
             var options = DecodeOptions()
             if let maxSide {
                 let info = try ImageDecoder.info(fileAt: input)
-                if info.format == .jpeg {
+                if info.format == .jpeg || info.format == .webp {
                     let longest = max(info.width, info.height)
                     options.scaleDenominator = [8, 4, 2].first { (longest + $0 - 1) / $0 >= maxSide } ?? 1
                 }

@@ -10,8 +10,8 @@ extension ImageCommand {
             abstract: "Print a photo's format, stored size, EXIF orientation and upright size."
         )
 
-        @Argument(help: ArgumentHelp("The photo (JPEG or PNG; the format is read from the bytes).", valueName: "path"),
-                  completion: .file(extensions: ["jpg", "jpeg", "png"]))
+        @Argument(help: ArgumentHelp("The photo (JPEG, PNG, HEIC/HEIF or WebP; the format is read from the bytes).", valueName: "path"),
+                  completion: .file(extensions: ["jpg", "jpeg", "png", "heic", "heif", "webp"]))
         var path: String
 
         @OptionGroup var output: OutputOptions

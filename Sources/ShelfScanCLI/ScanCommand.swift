@@ -10,7 +10,7 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "Find and read every book spine in shelf photos, and file them for review.",
         discussion: """
-            Files and folders are accepted (folders recursively; .jpg, .jpeg, .png in any case). \
+            Files and folders are accepted (folders recursively; .jpg, .jpeg, .png, .heic, .heif, .webp in any case). \
             Each photo is filed once, known by its content: scanning it again skips it unless --rescan.
 
             Exit status: 0 when every photo was scanned or skipped, 1 when some failed, 2 for a usage error.
@@ -25,7 +25,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     @Argument(help: ArgumentHelp("Photos or folders of photos.", valueName: "path"),
-              completion: .file(extensions: ["jpg", "jpeg", "png"]))
+              completion: .file(extensions: ["jpg", "jpeg", "png", "heic", "heif", "webp"]))
     var paths: [String]
 
     @Option(help: ArgumentHelp(
@@ -74,6 +74,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var enrichment: EnrichOptions
 
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("Please pass --jobs 1 or more.") }
@@ -111,7 +112,8 @@ struct ScanCommand: AsyncParsableCommand {
 
         let json = output.json
         do {
-            let scanner = try makeScanner(configuration)
+            var scanner = try makeScanner(configuration)
+            scanner.enricher = try enrichment.makeEnricher(notify: EnrichOptions.stderrNotice)
             let source = PhotoSource(paths: paths, excluding: scanner.library.map(Self.libraryFiles) ?? [])
             let display = ProgressDisplay(mode: ProgressDisplay.mode(json: json, quiet: output.quiet))
             let printer = ResultPrinter(json: json, readerName: reader.rawValue)
@@ -121,6 +123,7 @@ struct ScanCommand: AsyncParsableCommand {
             }
             await display.finish()
             if !json && !output.quiet { printer.printSummary(summary) }
+            if let enricher = scanner.enricher, !json, !output.quiet { EnrichOptions.printSummary(enricher) }
             if summary.failed > 0 { throw ExitCode.failure }
         } catch let error as ExitCode {
             throw error

@@ -311,7 +311,7 @@ func constantTimeEqual(_ a: String, _ b: String) -> Bool {
 extension ScanBook {
     /// From the pipeline's seed-004 entry for a spine just scanned.
     init(_ detected: DetectedBook, spine: ScannedSpine, workID: Int64?, photoIndex: Int) {
-        let unread = detected.work.title == Work.unreadTitle
+        let unread = detected.work.title.isEmpty || detected.work.title == Work.unreadTitle
         let authors = detected.authors?.map(\.name) ?? []
         self.init(
             title: unread ? nil : detected.work.title,
@@ -319,7 +319,7 @@ extension ScanBook {
             isbn: detected.edition.isbn,
             confidence: detected.confidence,
             boundingBox: detected.work.boundingBox ?? spine.boundingBox.dto,
-            enrichmentStatus: spine.catalogMatch?.accepted == true ? "success" : "pending",
+            enrichmentStatus: ScanBook.booksTrackStatus(detected.enrichmentStatus, catalogAccepted: spine.catalogMatch?.accepted == true),
             polygon: detected.polygon,
             work: detected.work,
             edition: detected.edition,
@@ -327,7 +327,20 @@ extension ScanBook {
             workId: workID,
             reviewStatus: detected.work.reviewStatus,
             cropUrl: workID.map { "/v3/review/works/\($0)/crop" },
-            photoIndex: photoIndex)
+            photoIndex: photoIndex,
+            unreadReason: detected.unreadReason,
+            enrichment: detected.enrichmentStatus)
+    }
+
+    /// BooksTrack's `enrichmentStatus` words for ShelfScan's enrichment outcome: `pending` when no provider was
+    /// asked (the server scans without `--enrich`), `success` when a provider's or the catalogue's book was applied.
+    static func booksTrackStatus(_ status: EnrichmentStatus?, catalogAccepted: Bool) -> String {
+        switch status?.state {
+        case .enriched?: "success"
+        case .notFound?, .candidatesOnly?, .nothingToSearch?: "not_found"
+        case .unavailable?: "error"
+        case nil: catalogAccepted ? "success" : "pending"
+        }
     }
 
     /// From a Work the library filed earlier for the same photo.
@@ -342,12 +355,12 @@ extension ScanBook {
             return min(1, max(0, (spine.detectionConfidence * reading).squareRoot()))
         }()
         self.init(
-            title: work.title == Work.unreadTitle ? nil : work.title,
+            title: work.title == Work.unreadTitle || work.title.isEmpty ? nil : work.title,
             author: authors.isEmpty ? nil : authors.map(\.name).joined(separator: ", "),
             isbn: edition.isbn,
             confidence: (confidence * 1_000_000).rounded() / 1_000_000,
             boundingBox: dto.boundingBox ?? BoundingBoxDTO(x: 0, y: 0, width: 0, height: 0),
-            enrichmentStatus: spine?.catalogScore != nil ? "success" : "pending",
+            enrichmentStatus: ScanBook.booksTrackStatus(spine?.enrichmentStatus, catalogAccepted: spine?.catalogScore != nil),
             polygon: spine?.polygon,
             work: dto,
             edition: edition,
@@ -355,7 +368,9 @@ extension ScanBook {
             workId: work.id,
             reviewStatus: work.reviewStatus,
             cropUrl: work.id.map { "/v3/review/works/\($0)/crop" },
-            photoIndex: photoIndex)
+            photoIndex: photoIndex,
+            unreadReason: work.title == Work.unreadTitle ? (spine?.readError ?? "not read") : nil,
+            enrichment: spine?.enrichmentStatus)
     }
 }
 

@@ -29,7 +29,7 @@ public struct ScanBook: Sendable, Codable, Equatable {
     public var isbn: String?
     public var confidence: Double
     public var boundingBox: BoundingBoxDTO
-    /// `pending`: no enrichment stage has looked the book up yet; `success`: a catalogue match was accepted.
+    /// BooksTrack's words: `pending` (no provider asked), `success`, `not_found`, `error`.
     public var enrichmentStatus: String
     public var polygon: [[Double]]?
     public var work: WorkDTO
@@ -41,6 +41,10 @@ public struct ScanBook: Sendable, Codable, Equatable {
     public var cropUrl: String?
     /// Index of the photo in the job's upload order.
     public var photoIndex: Int
+    /// Why an unread spine has no title (the pipeline's `unreadReason`); absent when it was read.
+    public var unreadReason: String? = nil
+    /// ShelfScan's own enrichment outcome behind `enrichmentStatus`, when a provider was asked.
+    public var enrichment: EnrichmentStatus? = nil
     /// true once a reviewer rejected the spine (its Work is gone from the library); absent otherwise.
     public var rejected: Bool? = nil
 }

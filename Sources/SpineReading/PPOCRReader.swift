@@ -9,11 +9,18 @@ public struct PPOCROptions: Sendable, Equatable {
     public var minLineConfidence: Double = 0.5
     /// Words below this mean character confidence are dropped from a kept line.
     public var minWordConfidence: Double = 0.4
-    /// The biggest lines read both ways round to decide which way up the spine is. Reading every line
-    /// twice would double the recognizer's time for no gain: the lines of one spine share a direction.
+    /// At most this many of the biggest lines are read both ways round to decide which way up the spine
+    /// is. Reading every line twice would double the recognizer's time for no gain: the lines of one spine
+    /// share a direction.
     public var orientationLines: Int = 3
+    /// The vote stops early once one way scores this many times the other (and at least three confident
+    /// letters): a clear title line settles it.
+    public var decisiveRatio: Double = 2
     /// Lines are cut out at most this many pixels high: the recognizer works at 48 px, so more only costs.
     public var maxLineHeight: Int = 96
+    /// Narrowest recognizer input: PaddleOCR pads every line to 320 px; shorter padding saves time on
+    /// short words.
+    public var recognizerMinWidth: Int = 320
     public var detector = TextDetector.Options()
 
     public init() {}
@@ -44,8 +51,10 @@ public final class PPOCRReader: SpineReader {
             var detector = TextDetector(session: try OnnxSession(runtime: runtime, modelPath: models.detector))
             detector.options = options.detector
             self.detector = detector
-            recognizer = try TextRecognizer(session: try OnnxSession(runtime: runtime, modelPath: models.recognizer),
-                                            dictionaryPath: models.dictionary)
+            var recognizer = try TextRecognizer(session: try OnnxSession(runtime: runtime, modelPath: models.recognizer),
+                                                dictionaryPath: models.dictionary)
+            recognizer.minWidth = options.recognizerMinWidth
+            self.recognizer = recognizer
             model = "\(models.name)/onnxruntime-\(runtime.version)"
         } catch {
             throw ReaderError.ocrEngine(error.message)
@@ -119,19 +128,26 @@ enum PPOCRSpine {
         }
         guard !lines.isEmpty else { return (none, "") }
 
-        // Orientation: the biggest lines read both ways; the way with more confident letters wins.
-        let voters = lines.indices.sorted { lines[$0].rect.length * lines[$0].rect.thickness > lines[$1].rect.length * lines[$1].rect.thickness }
-            .prefix(options.orientationLines)
-        let votes = try recognizer.recognize(voters.map { lines[$0].image } + voters.map { lines[$0].image.rotated(.half) })
+        // Orientation: the biggest lines read both ways round, one at a time, until one way is clearly
+        // surer (or `orientationLines` were read). Most spines are decided by their title line alone.
+        let order = lines.indices.sorted { lines[$0].rect.length * lines[$0].rect.thickness > lines[$1].rect.length * lines[$1].rect.thickness }
         func weight(_ r: RecognizedText) -> Double {
             r.characters.reduce(0) { $0 + ($1.text.first.map { $0.isLetter || $0.isNumber } == true ? $1.confidence * $1.confidence : 0) }
         }
-        let upright = votes.prefix(voters.count).reduce(0) { $0 + weight($1) }
-        let flipped = votes.suffix(voters.count).reduce(0) { $0 + weight($1) }
+        var upright = 0.0, flipped = 0.0
+        var voted: [(index: Int, upright: RecognizedText, flipped: RecognizedText)] = []
+        for i in order.prefix(max(1, options.orientationLines)) {
+            let pair = try recognizer.recognize([lines[i].image, lines[i].image.rotated(.half)])
+            voted.append((i, pair[0], pair[1]))
+            upright += weight(pair[0])
+            flipped += weight(pair[1])
+            let (high, low) = (max(upright, flipped), min(upright, flipped))
+            if high >= 3 && high >= options.decisiveRatio * low { break }
+        }
         let flip = flipped > upright
 
         var texts = [RecognizedText?](repeating: nil, count: lines.count)
-        for (k, i) in voters.enumerated() { texts[i] = votes[flip ? voters.count + k : k] }
+        for v in voted { texts[v.index] = flip ? v.flipped : v.upright }
         let rest = lines.indices.filter { texts[$0] == nil }
         if !rest.isEmpty {
             let read = try recognizer.recognize(rest.map { flip ? lines[$0].image.rotated(.half) : lines[$0].image })
@@ -154,26 +170,33 @@ enum PPOCRSpine {
         return (TitleSplitter.split(TitleSplitter.segments(ocrLines)), raw)
     }
 
-    /// The detector cuts a line at a wide gap between words; pieces side by side on one row are one printed
-    /// line again (words left to right), so the splitter sees the gap and the reading order is kept.
-    /// Rows are ordered top to bottom.
+    /// The detector sometimes cuts one printed line at a space; pieces on one row with no more than a
+    /// letter height between them are one line again (words left to right). Pieces further apart stay
+    /// separate: along a spine, author, title and publisher share a row but are different things.
+    /// Lines are ordered top to bottom, then left to right.
     static func rows(_ lines: [OCRLine]) -> [OCRLine] {
-        var rows: [OCRLine] = []
-        for line in lines.sorted(by: { $0.top + $0.bottom < $1.top + $1.bottom }) {
-            if let i = rows.firstIndex(where: { row in
+        var out: [OCRLine] = []
+        for line in lines.sorted(by: { $0.left < $1.left }) {
+            if let i = out.firstIndex(where: { row in
                 let overlap = min(row.bottom, line.bottom) - max(row.top, line.top)
-                return Double(overlap) >= 0.5 * Double(min(row.height, line.height))
+                let gap = line.left - row.right
+                return Double(overlap) >= 0.6 * Double(min(row.height, line.height))
+                    && gap <= max(row.height, line.height) && gap > -max(row.height, line.height)
             }) {
-                var row = rows[i]
+                var row = out[i]
                 row.words = (row.words + line.words).sorted { $0.left < $1.left }
                 row.left = min(row.left, line.left); row.right = max(row.right, line.right)
                 row.top = min(row.top, line.top); row.bottom = max(row.bottom, line.bottom)
-                rows[i] = row
+                out[i] = row
             } else {
-                rows.append(line)
+                out.append(line)
             }
         }
-        return rows
+        return out.sorted { a, b in
+            let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+            if Double(overlap) >= 0.5 * Double(min(a.height, b.height)) { return a.left < b.left }
+            return a.top + a.bottom < b.top + b.bottom
+        }
     }
 
     /// Words with boxes from the characters' positions along the line: the splitter needs each word's

@@ -33,6 +33,12 @@ struct ImageCommandTests {
         var paths = files.map { dir.appendingPathComponent($0.0).path }
         for (path, (_, bytes)) in zip(paths, files) { #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes))) }
         paths.append(dir.appendingPathComponent("missing.jpg").path)
+        try Self.expectOneLineFailures(paths, convertingInto: dir)
+    }
+
+    /// `image info` and `image convert` on each bad file: a non-zero exit, one stderr line naming the
+    /// file, no signal, and no output file left behind.
+    static func expectOneLineFailures(_ paths: [String], convertingInto dir: URL) throws {
         for path in paths {
             for args in [["image", "info", path], ["image", "convert", path, dir.appendingPathComponent("out.png").path]] {
                 let r = try Self.run(args)

@@ -1,5 +1,6 @@
 import BookModel
 import Foundation
+import PPOCR
 import Library
 import ShelfImage
 import ShelfScanTestSupport
@@ -53,7 +54,10 @@ struct ScanCommandTests {
             let work = try #require(book["work"] as? [String: Any])
             #expect(work["reviewStatus"] as? String == "needsReview")
             #expect(work["originalImagePath"] as? String == photo)
-            #expect(work["title"] is String)
+            // Nothing was read (--reader none): the title is empty, never the display placeholder, and the
+            // reason stands beside it for scripts.
+            #expect(work["title"] as? String == "")
+            #expect(book["unreadReason"] as? String == "not read")
             #expect(work["subjectTags"] is [Any])
             let box = try #require(work["boundingBox"] as? [String: Double])
             #expect(Set(box.keys) == ["x", "y", "width", "height"])
@@ -141,6 +145,24 @@ struct ScanCommandTests {
         #expect(lines.count == 1, "\(run.stderr)")
         #expect(lines.first?.contains(empty) == true)
         #expect(lines.first?.contains("scripts/setup.sh") == true)
+        #expect(!FileManager.default.fileExists(atPath: library))
+
+        // The runtime in place but the detector model damaged: the same, naming the damaged file.
+        let models = try PPOCRModels.inDirectory(PPOCRModels.defaultDirectory())
+        try #require(FileManager.default.fileExists(atPath: models.runtimeLibrary), "scripts/setup.sh fetches the models")
+        let damaged = dir.appendingPathComponent("damaged-models")
+        let copy = try PPOCRModels.inDirectory(damaged)
+        for (from, to) in [(models.runtimeLibrary, copy.runtimeLibrary), (models.recognizer, copy.recognizer), (models.dictionary, copy.dictionary)] {
+            try FileManager.default.createDirectory(atPath: (to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: to, withDestinationPath: from)
+        }
+        try FileManager.default.createDirectory(atPath: (copy.detector as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 10_000).write(to: URL(fileURLWithPath: copy.detector))
+        let corrupt = try ShelfscanProcess.run(["scan", dir.path, "--library", library], environment: ["SHELFSCAN_MODELS_DIR": damaged.path])
+        #expect(corrupt.status == 1)
+        let corruptLines = corrupt.stderr.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(corruptLines.count == 1, "\(corrupt.stderr)")
+        #expect(corruptLines.first?.contains(copy.detector) == true)
         #expect(!FileManager.default.fileExists(atPath: library))
     }
 

@@ -17,12 +17,14 @@ struct PhotoSourceTests {
 
     @Test func walksFoldersRecursivelyInSortedOrderAndCountsOtherFiles() throws {
         // Given a folder with photos in any case, nested folders, other files and a hidden file
-        let root = try Self.tree(["b.JPG", "a.jpeg", "sub/c.png", "sub/deeper/d.Png", "notes.txt", "sub/raw.heic", ".hidden.jpg"])
+        let root = try Self.tree(["b.JPG", "a.jpeg", "sub/c.png", "sub/deeper/d.Png", "notes.txt", "sub/raw.cr2", ".hidden.jpg",
+                                  "phone/e.HEIC", "phone/f.heif", "web/g.WebP"])
         defer { try? FileManager.default.removeItem(at: root) }
         // When it is expanded
         let source = PhotoSource(paths: [root.path])
         // Then every photo is listed once, sorted, and the others are only counted
-        #expect(source.photos.map { String($0.dropFirst(root.path.count + 1)) } == ["a.jpeg", "b.JPG", "sub/c.png", "sub/deeper/d.Png"])
+        #expect(source.photos.map { String($0.dropFirst(root.path.count + 1)) }
+            == ["a.jpeg", "b.JPG", "phone/e.HEIC", "phone/f.heif", "sub/c.png", "sub/deeper/d.Png", "web/g.WebP"])
         #expect(source.skippedNonImages == 2)
         #expect(source.missing.isEmpty)
     }

@@ -21,6 +21,7 @@ enum {
     SHELF_ERR_NOMEM = 3,        /* malloc failed */
     SHELF_ERR_ARGUMENT = 4,     /* caller passed a buffer or size that does not match */
     SHELF_ERR_UNSUPPORTED = 5,  /* valid file, but a feature we do not decode (e.g. 12-bit JPEG) */
+    SHELF_ERR_LIMIT = 6,        /* the file asks for more than the codec's own security limits allow */
 };
 
 /* The codec's own one-line text; 200 is libjpeg's JMSG_LENGTH_MAX. */
@@ -93,6 +94,60 @@ int shelf_png_decode_rgb(const void *data, size_t size, void *out, size_t out_si
 /* Encodes 8-bit pixels (components 1 = gray, 3 = RGB). *out_data is malloc'd: free() it. */
 int shelf_png_encode(const void *pixels, int32_t width, int32_t height, int32_t components,
                      int compression_level, void **out_data, size_t *out_size, shelf_codec_error *err);
+
+/*
+ * HEIF/HEIC through libheif (HEVC by libde265). libheif reports every failure as a returned heif_error,
+ * so no setjmp is needed; the shim exists to keep the two-call shape (header, then decode into Swift's
+ * buffer), to turn heif_error into our codes while its message is still alive, and to keep C++ types
+ * and libheif's ownership rules out of Swift. libheif's security limits stay at their defaults.
+ */
+typedef struct {
+    int32_t stored_width;      /* ispe of the primary image: what the decoder will allocate */
+    int32_t stored_height;
+    int32_t width;             /* after libheif's irot/imir/clap: what decode returns, upright */
+    int32_t height;
+    int32_t has_alpha;
+    int32_t bit_depth;         /* luma bits per pixel (8, 10, 12) */
+    int32_t thumbnail_width;   /* the largest thumbnail, upright; 0 when there is none */
+    int32_t thumbnail_height;
+    int32_t thumbnail_stored_width;
+    int32_t thumbnail_stored_height;
+    int32_t top_level_images;
+} shelf_heif_header;
+
+int shelf_heif_read_header(const void *data, size_t size, shelf_heif_header *out, shelf_codec_error *err);
+
+/*
+ * Decodes the primary image (or, with use_thumbnail, its largest thumbnail) to 8-bit RGB in `out`
+ * (expected_width * expected_height * 3 bytes): irot/imir applied by libheif and nothing else (the EXIF
+ * orientation a HEIF may also carry describes the same turn and is ignored), higher bit depths reduced to
+ * 8 by libheif, alpha composited onto white. Decoding is libheif's default, non-strict, as heif-convert's:
+ * files from phones carry harmless quirks (decoding warnings) that strict mode would refuse.
+ */
+int shelf_heif_decode_rgb(const void *data, size_t size, int use_thumbnail, void *out, size_t out_size,
+                          int32_t expected_width, int32_t expected_height, shelf_codec_error *err);
+
+/*
+ * WebP through libwebp (still images) and libwebpdemux (the first frame of an animation). libwebp
+ * returns status codes and never aborts; the shim gives it the same two-call shape as the others.
+ */
+typedef struct {
+    int32_t width;          /* the canvas: VP8X when present, else the VP8/VP8L frame */
+    int32_t height;
+    int32_t has_alpha;
+    int32_t has_animation;
+    int32_t lossless;       /* 1 VP8L, 0 VP8 or mixed */
+} shelf_webp_header;
+
+int shelf_webp_read_header(const void *data, size_t size, shelf_webp_header *out, shelf_codec_error *err);
+
+/*
+ * Decodes to 8-bit RGB in `out` at out_width x out_height: a smaller size than the canvas uses libwebp's
+ * scaler inside the decoder (no full-size buffer). Alpha is composited onto white. An animation gives
+ * its first frame, fully composed on the canvas, and only at canvas size.
+ */
+int shelf_webp_decode_rgb(const void *data, size_t size, void *out, size_t out_size, int32_t out_width,
+                          int32_t out_height, shelf_codec_error *err);
 
 /*
  * Advises the kernel to back a large, not yet touched buffer with transparent huge pages (no-op below
