@@ -1,7 +1,12 @@
 // bench-serve: the HTTP service under load, in a release build.
 //
 //   swift build -c release --product bench-serve && .build/release/bench-serve [--reader none|tesseract|ppocr]
-//       [--connections 200] [--seconds 30] [--jobs 20] [--concurrent-jobs N]
+//       [--connections 200] [--seconds 30] [--jobs 20] [--concurrent-jobs N] 2>/dev/null
+//
+// The server logs one line per request on stderr (hence 2>/dev/null). It runs in this process, so the memory
+// figure is the server's plus a small client's; `shelfscan` itself starts with MALLOC_ARENA_MAX=2 and
+// OMP_THREAD_LIMIT=1 (see Sources/shelfscan/main.swift), and so should this program to be comparable:
+//   MALLOC_ARENA_MAX=2 OMP_THREAD_LIMIT=1 .build/release/bench-serve --reader ppocr 2>/dev/null
 //
 // 1. Starts `ShelfScanServer` in this process (127.0.0.1, a free port, a fresh library in a temp folder, no rate
 //    limit) and scans one sample so a finished job exists.
