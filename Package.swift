@@ -121,7 +121,6 @@ let package = Package(
             name: "ShelfScanServerTests",
             dependencies: [
                 "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "Library", "BookModel", "ShelfImage",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

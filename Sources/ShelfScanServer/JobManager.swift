@@ -17,13 +17,16 @@ struct UploadedPhoto: Sendable {
 /// `PhotoScanner` the CLI uses, and tells subscribers (SSE, WebSocket) about each change.
 ///
 /// An actor because jobs are shared mutable state touched by many requests. Photos are scanned off the
-/// actor: only bookkeeping runs on it, so a status request never waits for a photo.
+/// actor and off Swift's cooperative pool, on `ScanThreads`: only bookkeeping runs on the actor, so a status
+/// request never waits for a photo.
 actor JobManager {
     let scanner: PhotoScanner
     let library: LibraryStore
     let store: JobStore
     let concurrentJobs: Int
     let logger: Logger
+    /// Where scans run (one thread per job in flight); a queued job holds only its upload paths.
+    let scanThreads: ScanThreads
 
     private var jobs: [UUID: ScanJob] = [:]
     private var queue: [UUID] = []
@@ -39,6 +42,7 @@ actor JobManager {
         self.store = store
         self.concurrentJobs = max(1, concurrentJobs)
         self.logger = logger
+        scanThreads = ScanThreads(count: self.concurrentJobs)
     }
 
     // MARK: Restart
@@ -147,7 +151,7 @@ actor JobManager {
             update(job)
             let scanner = self.scanner
             let paths = job.photos.indices.map { store.photoURL(job, $0).path }
-            running[id] = Task { [weak self] in
+            running[id] = Task(executorPreference: scanThreads) { [weak self] in
                 for (index, path) in paths.enumerated() {
                     guard let self, !Task.isCancelled else { return }
                     guard await self.needsScan(id, index) else { continue }

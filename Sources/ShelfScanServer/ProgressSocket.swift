@@ -16,6 +16,8 @@ import NIOCore
 struct ProgressSocket: Sendable {
     let jobs: JobManager
     let readyTimeout: Duration
+    /// How long the server waits for the client's close frame after its own; then it closes the connection.
+    var closeGrace: Duration = .seconds(5)
 
     /// Checks the job before the upgrade, so a bad ID is a 4xx problem rather than a socket closed at once,
     /// and echoes the `bookstrack-auth.` subprotocol the client offered (a browser refuses a socket otherwise).
@@ -32,6 +34,10 @@ struct ProgressSocket: Sendable {
         return .upgrade(headers)
     }
 
+    /// The client's side is read by a child task for the whole conversation: it sees `ready`, answers pings,
+    /// and ends when the client closes. The server ends every conversation itself: after the final message it
+    /// sends a close frame and waits (at most `closeGrace`) for the client's reply, so a client that stopped
+    /// reading never keeps the handler, and one that left early stops the forwarding at once.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<ServerContext>) async throws {
         guard let raw = context.request.uri.queryParameters.get("jobId"), let id = UUID(uuidString: String(raw)),
               let states = await jobs.subscribe(id) else { return }
@@ -40,53 +46,80 @@ struct ProgressSocket: Sendable {
             let message = Message(type: type, jobId: jobID, timestamp: Int64(Date().timeIntervalSince1970 * 1000), payload: AnyPayload(value: payload))
             try await outbound.write(.text(String(decoding: try JSONResponse.encoder.encode(message), as: UTF8.self)))
         }
+        let (readySignal, readyContinuation) = AsyncStream<Void>.makeStream()
+        enum Ended { case client, forwarding, readyTimeout, closeGrace }
 
-        // Late connect: the final message now, then close.
+        try await withThrowingTaskGroup(of: Ended.self) { group in
+            group.addTask {
+                var said = false
+                do {
+                    for try await message in inbound.messages(maxSize: 64 << 10) {
+                        guard case .text(let text) = message, !said,
+                              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                              object["type"] as? String == "ready" else { continue }
+                        said = true
+                        readyContinuation.yield()
+                    }
+                } catch {}
+                readyContinuation.finish()
+                return .client
+            }
+            group.addTask {
+                try? await Task.sleep(for: readyTimeout)
+                readyContinuation.finish()
+                return .readyTimeout
+            }
+            group.addTask {
+                try await forward(id, states: states, ready: readySignal, send: send)
+                try await outbound.close(.normalClosure, reason: nil)
+                return .forwarding
+            }
+            while let ended = try await group.next() {
+                switch ended {
+                case .readyTimeout:
+                    continue
+                case .forwarding:
+                    group.addTask {
+                        try? await Task.sleep(for: closeGrace)
+                        return .closeGrace
+                    }
+                case .client, .closeGrace:
+                    // The client closed (or left, or never answered the close): nothing more to send.
+                    group.cancelAll()
+                    return
+                }
+            }
+        }
+    }
+
+    /// `ready_ack` once the client said ready (nothing if it stayed silent until `readyTimeout`), then the
+    /// job's changes until its final message. A job already over when the client connected (BooksTrack's late
+    /// connect) is answered with its final message at once.
+    private func forward(_ id: UUID, states: AsyncStream<ScanJob>, ready: AsyncStream<Void>,
+                         send: @Sendable (String, any Encodable & Sendable) async throws -> Void) async throws {
         if let current = await jobs.job(id), current.status.isTerminal {
             try await sendFinal(current, send)
-            try await outbound.close(.normalClosure, reason: nil)
             return
         }
-
-        // Wait for `ready` (or the timeout), reading the client's messages in the background from then on.
-        let (readySignal, readyContinuation) = AsyncStream<Void>.makeStream()
-        let reader = Task {
-            var said = false
-            do {
-                for try await message in inbound.messages(maxSize: 64 << 10) {
-                    guard case .text(let text) = message, !said,
-                          let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                          object["type"] as? String == "ready" else { continue }
-                    said = true
-                    readyContinuation.yield()
-                }
-            } catch {}
-            readyContinuation.finish()
-        }
-        let timeout = Task {
-            try? await Task.sleep(for: readyTimeout)
-            readyContinuation.finish()
-        }
         var saidReady = false
-        for await _ in readySignal { saidReady = true; break }
-        timeout.cancel()
-        defer { reader.cancel() }
+        for await _ in ready { saidReady = true; break }
         if saidReady { try await send("ready_ack", ReadyAck(status: "ready")) }
 
+        // A queued job says nothing until it starts: BooksTrack's clients expect `job_started` before any progress.
         var started = false
         for await job in states {
             if !started && (job.status != .queued) {
                 started = true
                 try await send("job_started", Started(status: "processing", totalCount: job.totalCount))
             }
+            guard started else { continue }
             if job.status.isTerminal {
                 try await sendFinal(job, send)
-                break
+                return
             }
             try await send("job_progress", ProgressPayload(progress: job.progress, status: job.status.rawValue,
                                                            processedCount: job.processedCount, totalCount: job.totalCount))
         }
-        try await outbound.close(.normalClosure, reason: nil)
     }
 
     private func sendFinal(_ job: ScanJob, _ send: @Sendable (String, any Encodable & Sendable) async throws -> Void) async throws {

@@ -52,7 +52,7 @@ public struct ShelfScanServer: Sendable {
         let app = Application(
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router,
-                                           configuration: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.pingInterval))),
+                                           configuration: .init(ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.pingInterval)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "shelfscan"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
