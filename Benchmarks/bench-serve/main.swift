@@ -1,7 +1,7 @@
 // bench-serve: the HTTP service under load, in a release build.
 //
 //   swift build -c release --product bench-serve && .build/release/bench-serve [--reader none|tesseract|ppocr]
-//       [--connections 200] [--seconds 30] [--jobs 20] [--concurrent-jobs N] 2>/dev/null
+//       [--connections 200] [--seconds 30] [--routes both|status|results] [--jobs 20] [--concurrent-jobs N] 2>/dev/null
 //
 // The server logs one line per request on stderr (hence 2>/dev/null). It runs in this process, so the memory
 // figure is the server's plus a small client's; `shelfscan` itself starts with MALLOC_ARENA_MAX=2 and
@@ -28,6 +28,8 @@ struct Options {
     var seconds = 30
     var jobs = 20
     var concurrentJobs = ServerConfiguration().concurrentJobs
+    /// `status`, `results` or `both` (alternating): which routes wrk loads.
+    var routes = "both"
 
     init(_ arguments: [String]) {
         var i = 1
@@ -39,6 +41,7 @@ struct Options {
             case "--seconds": seconds = Int(value) ?? seconds
             case "--jobs": jobs = Int(value) ?? jobs
             case "--concurrent-jobs": concurrentJobs = Int(value) ?? concurrentJobs
+            case "--routes": routes = value
             default: print("unknown option \(arguments[i])"); exit(2)
             }
             i += 2
@@ -137,9 +140,14 @@ print(String(format: "peak RSS after the first scan: %.0f MB", peakRSSMegabytes(
 print("server: 127.0.0.1:\(bound), reader \(options.reader), \(options.concurrentJobs) concurrent jobs, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 // 2. wrk on status and results.
+let loaded = switch options.routes {
+case "status": ["/v3/jobs/scans/\(warm)", "/v3/jobs/scans/\(warm)"]
+case "results": ["/v3/jobs/scans/\(warm)/results", "/v3/jobs/scans/\(warm)/results"]
+default: ["/v3/jobs/scans/\(warm)", "/v3/jobs/scans/\(warm)/results"]
+}
 let script = folder.appendingPathComponent("alternate.lua")
 try """
-local paths = {"/v3/jobs/scans/\(warm)", "/v3/jobs/scans/\(warm)/results"}
+local paths = {\(loaded.map { "\"\($0)\"" }.joined(separator: ", "))}
 local i = 0
 request = function()
   i = i + 1
@@ -158,7 +166,7 @@ func field(_ prefix: String) -> String {
     output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) }
         .map { $0.trimmingCharacters(in: .whitespaces) } ?? "\(prefix) (none)"
 }
-print("load: \(options.connections) connections, \(options.seconds) s, status + results alternating (wrk)")
+print("load: \(options.connections) connections, \(options.seconds) s, routes: \(options.routes) (wrk)")
 print("  \(field("Requests/sec:"))")
 print("  latency \(field("50%")), \(field("99%"))")
 let total = output.split(separator: "\n").first { $0.contains("requests in") }.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"

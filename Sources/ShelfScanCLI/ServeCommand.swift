@@ -40,6 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between SSE ping events and WebSocket pings.") var pingSeconds: Double = 30
 
     @OptionGroup var library: LibraryOptions
+    @OptionGroup var enrichment: EnrichOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("Please pass --port between 0 and 65535.") }
@@ -75,13 +76,16 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.token = ProcessInfo.processInfo.environment["SHELFSCAN_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.pingInterval = .milliseconds(Int(pingSeconds * 1000))
 
-        let scanner: PhotoScanner
+        var scanner: PhotoScanner
         do {
             scanner = try PhotoScanner.open(
                 configuration: scanConfiguration,
                 reader: ScanCommand.readerChoice(reader, language: language, endpoint: endpoint, model: model, concurrency: concurrency),
                 catalogPath: catalog,
                 libraryPath: library.resolvedPath())
+            // As `scan --enrich`: the same providers, cache and circuit; a paused provider is one log line.
+            let logger = Logger(label: "shelfscan.serve")
+            scanner.enricher = try enrichment.makeEnricher { line in logger.warning("\(line)") }
         } catch {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             throw ExitCode.failure

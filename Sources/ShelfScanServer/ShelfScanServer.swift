@@ -74,11 +74,19 @@ public struct ShelfScanServer: Sendable {
         let review = ReviewRoutes(library: library)
         let socket = ProgressSocket(jobs: jobs, readyTimeout: configuration.readyTimeout)
         let openAPI = OpenAPIDocument.json(version: version)
+        // A decision changes what a job's results say: results served from memory are checked again after it.
+        let decided: (@escaping Handler) -> Handler = { handler in
+            { request, context in
+                defer { jobs.resultsCache.forgetChecks() }
+                return try await handler(request, context)
+            }
+        }
         let handlers: [String: Handler] = [
             "submitScan": scans.submit, "scanStatus": scans.status, "scanResults": scans.results, "scanStream": scans.stream,
             "cancelScan": scans.cancel, "submitScanV1": scans.submitV1, "scanResultsV1": scans.results,
-            "pendingWorks": review.pending, "reviewWork": review.work, "workCrop": review.crop, "verifyWork": review.verify,
-            "editWork": review.edit, "rejectWork": review.reject, "mergeWork": review.merge, "undoDecision": review.undo,
+            "pendingWorks": review.pending, "reviewWork": review.work, "workCrop": review.crop, "verifyWork": decided(review.verify),
+            "editWork": decided(review.edit), "rejectWork": decided(review.reject), "mergeWork": decided(review.merge),
+            "undoDecision": decided(review.undo),
             "openAPI": { _, _ in
                 Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: openAPI)))
             },
