@@ -14,7 +14,7 @@ struct EnrichmentOverHTTPTests {
         // whose Google side wants a key and knows those books
         let dir = try ShelfscanProcess.temporaryDirectory("serve-enrich")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = Data(ShelfFixture.make(width: 800, height: 450, spineCount: 5, seed: 33).image.jpegData(quality: 92))
+        let photo = Data(try ShelfFixture.make(width: 800, height: 450, spineCount: 5, seed: 33).image.jpegData(quality: 92))
         let photoPath = dir.appendingPathComponent("shelf.jpg").path
         try photo.write(to: URL(fileURLWithPath: photoPath))
         let vision = try FakeVisionServer(apiKey: Self.visionKey)
