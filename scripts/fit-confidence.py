@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the spine detector's confidence model: a logistic regression of "this box is right" on the cues
-SpineDetector.confidenceCueNames lists (raw boundary strength, row support, width ratio and its square,
-height ratio, lying), so that a confidence of 0.5 means even odds and `scan --min-confidence 0.5`
+SpineDetector.confidenceCueNames lists (raw boundary strength, row support, thinness and wideness of the
+width ratio, height ratio, lying, texture inside the box), so that a confidence of 0.5 means even odds and `scan --min-confidence 0.5`
 removes mostly wrong boxes.
 
     swift build -c release --product eval-detection
@@ -9,8 +9,8 @@ removes mostly wrong boxes.
     scripts/fit-confidence.py /tmp/boxes.csv [--real-weight 5]
 
 Labels: 1 for a box matching a scored ground-truth spine at IoU >= 0.5, 0 for a false positive (boxes on
-don't-care spines are left out). The cues are measured with confidenceModel ignored, so refitting is
-stable. Split (stated, fixed): training = odd-numbered samples, the real one_shelf_example and the
+don't-care spines are left out). The cues are measured with confidenceModel and its floor ignored (eval-detection
+removes both when dumping), so refitting sees every box the model will score. Split (stated, fixed): training = odd-numbered samples, the real one_shelf_example and the
 Bookfinder training photos (8, 9, 14, 15, 16, 20-25); held out = even-numbered samples,
 two_shelves_example and the Bookfinder held-out scenes (10-13, 17-19), as in eval-detection.
 Real photos are weighted --real-weight times so the synthetic samples do not drown them.

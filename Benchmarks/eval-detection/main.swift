@@ -285,6 +285,9 @@ if let file = argument("--params") {
     }
     params = p
 }
+// The confidence model's cues are dumped for every box the model would score, so the boxes its floor
+// drops are measured too (a refit must see the wrong boxes it is meant to recognise).
+if boxDump != nil { params.confidenceModel = nil; params.minCalibratedConfidence = nil }
 let detector = SpineDetector(parameters: params)
 print("detector parameters: \(detector.parameters.version)")
 

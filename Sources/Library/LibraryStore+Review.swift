@@ -129,6 +129,8 @@ extension LibraryStore {
 
     private func apply(_ edit: WorkEdit, to work: inout Work, date: Date) throws {
         var issues: [ValidationIssue] = []
+        // First, so what the reviewer typed or took below has the last word over the provider's record.
+        if let record = edit.enrichment { work.applyEnrichment(record, replaceTitle: false, at: date) }
         if let title = edit.title {
             if let issue = Rules.title(title) { issues.append(issue) } else { work.title = title.trimmingCharacters(in: .whitespacesAndNewlines) }
         }

@@ -9,11 +9,14 @@ public struct WorkEdit: Sendable, Equatable {
     public var firstPublicationYear: Int?
     public var readingStatus: ReadingStatus?
     public var format: EditionFormat?
+    /// A provider's record the reviewer took from search: its IDs, edition, year and subjects join the Work
+    /// in the same decision (and the same undo) as the title and authors typed or taken.
+    public var enrichment: EnrichmentRecord?
 
     public init(title: String? = nil, authors: [String]? = nil, isbn: String? = nil, firstPublicationYear: Int? = nil,
-                readingStatus: ReadingStatus? = nil, format: EditionFormat? = nil) {
+                readingStatus: ReadingStatus? = nil, format: EditionFormat? = nil, enrichment: EnrichmentRecord? = nil) {
         self.title = title; self.authors = authors; self.isbn = isbn; self.firstPublicationYear = firstPublicationYear
-        self.readingStatus = readingStatus; self.format = format
+        self.readingStatus = readingStatus; self.format = format; self.enrichment = enrichment
     }
 }
 

@@ -75,8 +75,15 @@ public struct PhotoScanner: Sendable {
         let longSide = max(info.uprightWidth, info.uprightHeight)
         guard longSide > 0 else { throw ScanError.emptyImage(path) }
 
-        let reduced = try DetectionInput.decode(bytes, info: info, maxSide: configuration.detectionMaxSide,
-                                                maxPixels: configuration.maxPixels)
+        var fullOptions = DecodeOptions()
+        fullOptions.maxPixels = configuration.maxPixels
+        let wantsCrops = reader != nil || configuration.fileResults || configuration.cropsDirectory != nil
+        // JPEG and WebP decode straight to a reduced size, cheaply; PNG and HEIF decode whole either way, so when
+        // crops are wanted they are decoded once, at full size, and shrunk for detection.
+        var full: RGBImage?
+        if wantsCrops, info.format == .png || info.format == .heif { full = try ImageDecoder.decode(bytes, options: fullOptions) }
+        let reduced = try full?.downscaled(maxSide: configuration.detectionMaxSide)
+            ?? DetectionInput.decode(bytes, info: info, maxSide: configuration.detectionMaxSide, maxPixels: configuration.maxPixels)
         let detection = detector.detect(reduced)
         let kept = detection.spines.filter { $0.confidence >= configuration.minConfidence }
 
@@ -88,11 +95,8 @@ public struct PhotoScanner: Sendable {
         }
 
         var spines = kept.map { ScannedSpine(detection: $0) }
-        let needsCrops = !spines.isEmpty && (reader != nil || configuration.fileResults || configuration.cropsDirectory != nil)
-        if needsCrops {
-            var fullOptions = DecodeOptions()
-            fullOptions.maxPixels = configuration.maxPixels
-            let full = try ImageDecoder.decode(bytes, options: fullOptions)
+        if !spines.isEmpty && wantsCrops {
+            let full = try full ?? ImageDecoder.decode(bytes, options: fullOptions)
             var crops: [SpineCrop] = []
             crops.reserveCapacity(spines.count)
             for index in spines.indices {

@@ -29,12 +29,20 @@ struct EnrichOptions: ParsableArguments {
     /// - Parameter notify: gets the one line said when a provider is paused after repeated failures.
     func makeEnricher(fallback: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
                       notify: @escaping @Sendable (String) -> Void) throws -> Enricher? {
-        guard let text = enrich ?? fallback, let providers = BookProvider.chain(text) else { return nil }
+        guard let text = enrich ?? fallback else { return nil }
+        return try Self.enricher(providers: text, cacheDays: enrichCacheDays, environment: environment, notify: notify)
+    }
+
+    /// The enricher for a provider list as `--enrich` takes it, with keys, base URLs and the cache from the
+    /// environment and the config file; nil when the list names no provider.
+    static func enricher(providers text: String, cacheDays: Double, environment: [String: String] = ProcessInfo.processInfo.environment,
+                         notify: @escaping @Sendable (String) -> Void) throws -> Enricher? {
+        guard let providers = BookProvider.chain(text) else { return nil }
         var configuration = EnrichmentConfiguration(providers: providers)
         try configuration.applyEnvironment(environment)
         configuration.googleBooksKey = ProviderKey.resolveGoogleBooks(environment: environment, configPath: Self.configPath(environment))
         configuration.cacheDirectory = Self.cacheDirectory(environment)
-        configuration.cacheMaxAge = enrichCacheDays * 86_400
+        configuration.cacheMaxAge = cacheDays * 86_400
         return Enricher(configuration: configuration, notify: notify)
     }
 

@@ -18,7 +18,12 @@ struct ReviewRunner {
     /// Shows a file in the desktop viewer; returns the line to show the person.
     var opener: ((String) -> String)?
     /// Where `/` looks, in the order hits are listed: the library first, then the catalogue and any other.
-    var searchProviders: [any SearchProvider]
+    var searchProviders: [any SearchProvider] {
+        didSet {
+            let remote = searchProviders.filter(\.isRemote).map(\.name)
+            session.remoteSearch = remote.isEmpty ? nil : remote.joined(separator: " and ")
+        }
+    }
     private(set) var quit = false
 
     init(store: LibraryStore, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
@@ -80,10 +85,12 @@ struct ReviewRunner {
                     event = try split(id, revision: revision, at: fraction)
                 case let .join(id, revision):
                     event = try join(id, revision: revision)
-                case let .search(text):
-                    var hits: [SearchHit] = []
-                    for provider in searchProviders { hits += (try? provider.search(text, limit: 9)) ?? [] }
-                    event = .searched(Array(hits.prefix(9)))
+                case let .search(text, remote):
+                    var hits: [SearchHit] = [], unavailable: [String] = []
+                    for provider in searchProviders where remote || !provider.isRemote {
+                        do { hits += try provider.search(text, limit: 9) } catch { unavailable.append("\(error)") }
+                    }
+                    event = .searched(Array(hits.prefix(9)), remote: remote, unavailable: unavailable)
                 case let .open(path):
                     event = .opened(opener?(path) ?? "No viewer here: the file is \(path)")
                 case .quit:

@@ -230,7 +230,9 @@ struct ReviewScreen {
     }
 
     private func search(_ s: ReviewSession, width: Int) -> [String] {
-        var lines = [style.bold("Search your library" + (s.hasCatalog ? " and catalogue" : "") + " for this spine"), ""]
+        let places = ["your library"] + (s.hasCatalog ? ["catalogue"] : []) + (s.remoteSearch.map { [$0] } ?? [])
+        let listed = places.count == 1 ? places[0] : places.dropLast().joined(separator: ", ") + " and " + places.last!
+        var lines = [style.bold("Search \(listed) for this spine"), ""]
         if case let .searching(editor) = s.mode {
             lines.append("/ " + editor.render(width: width - 2, style: style))
         } else {
@@ -268,7 +270,9 @@ struct ReviewScreen {
         case .help: return style.bold("Any key goes back")
         case .bulk: return style.bold(clip("P photo · S shelf · R reject unread · +/- bar · Esc back", columns))
         case .splitting: return style.bold(clip("←/→ move the cut · Enter splits · Esc cancels · U undoes after", columns))
-        case .searching: return style.bold(clip("Type words · Enter then 1-9 takes a book · Esc back", columns))
+        case .searching:
+            let enter = s.remoteSearch.map { "Enter asks \($0) too, then 1-9 takes a book" } ?? "Enter then 1-9 takes a book"
+            return style.bold(clip("Type words · \(enter) · Esc back", columns))
         case .pickingSearch: return style.bold(clip("1-\(min(9, s.searchHits.count)) takes that book · any other key types again", columns))
         default: break
         }

@@ -13,13 +13,24 @@ struct SearchHit: Equatable, Sendable {
     var workID: Work.ID?
     /// 0...1, comparable within one source.
     var score: Double
+    /// A provider's whole record (IDs, edition, year, subjects), taken along with the title and authors.
+    var record: EnrichmentRecord? = nil
 }
 
 /// Somewhere the review's `/` search looks. Each provider answers on its own; the screen shows their hits
-/// together, library first. A metadata service (OpenLibrary, Google Books) becomes one more conformance.
+/// together, library first. Local ones answer as the words are typed; remote ones (`ProviderSearch`) only
+/// when Enter is pressed.
 protocol SearchProvider: Sendable {
     var name: String { get }
+    /// Asked only on Enter, not on every key: a network round trip per keystroke would be slow for the
+    /// reviewer and a burden on a free service.
+    var isRemote: Bool { get }
+    /// - Throws: when the source cannot answer; the error's description is shown to the reviewer.
     func search(_ query: String, limit: Int) throws -> [SearchHit]
+}
+
+extension SearchProvider {
+    var isRemote: Bool { false }
 }
 
 /// The reviewed library, by the words of titles and author names (each query word a word prefix: "dispo

@@ -47,8 +47,8 @@ enum ReviewEffect: Equatable, Sendable {
     case split(Work.ID, revision: Int, at: Double)
     /// Join the box with its right-hand neighbour on the shelf.
     case join(Work.ID, revision: Int)
-    /// Look for a book by the words typed (`.searched`).
-    case search(String)
+    /// Look for a book by the words typed (`.searched`); `remote` asks the online providers too.
+    case search(String, remote: Bool)
     case quit
 }
 
@@ -69,7 +69,8 @@ enum ReviewEvent: Equatable, Sendable {
     case failedSoftly(String)
     case batchDecided(DecisionReceipt, count: Int)
     case reshaped(ReshapeReceipt)
-    case searched([SearchHit])
+    /// Hits for the words typed, library first; `unavailable` says which sources could not answer and why.
+    case searched([SearchHit], remote: Bool, unavailable: [String])
 }
 
 /// A book from the configured catalogue that the spine's reading resembles.
@@ -147,6 +148,10 @@ struct ReviewSession: Equatable, Sendable {
     var searchHits: [SearchHit] = []
     /// What the last search looked for (kept so / opens on it again).
     var searchText = ""
+    /// The online providers `/` asks on Enter ("OpenLibrary"), nil when none is configured.
+    var remoteSearch: String?
+    /// The words the online providers were last asked for, so a second Enter picks instead of asking again.
+    private var remoteAskedFor: String?
 
     init(sessionName: String = "review") { self.sessionName = sessionName }
 
@@ -214,8 +219,13 @@ struct ReviewSession: Equatable, Sendable {
             message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst() + " · U undoes"
             mode = .loading
             return receipt.created.first.map { [.loadItem($0)] } ?? [.loadNext(after: nil)]
-        case let .searched(hits):
+        case let .searched(hits, remote, unavailable):
             searchHits = hits
+            let why = unavailable.joined(separator: "; ")
+            if !why.isEmpty { message = why.prefix(1).uppercased() + why.dropFirst() + "." } else if remote { message = nil }
+            if remote {
+                if !hits.isEmpty { mode = .pickingSearch } else if message == nil { message = "Nothing found for “\(searchText)”." }
+            }
             return []
         case let .key(key):
             return handle(key)
@@ -378,6 +388,10 @@ struct ReviewSession: Equatable, Sendable {
             mode = .deciding
             return []
         case .enter, .down, .tab:
+            if key == .enter, remoteSearch != nil, remoteAskedFor != editor.text, CellWidth.of(editor.text) >= 2 {
+                remoteAskedFor = editor.text
+                return [.search(editor.text, remote: true)]
+            }
             guard !searchHits.isEmpty else { message = "Nothing found for “\(editor.text)”."; return [] }
             mode = .pickingSearch
             message = nil
@@ -386,15 +400,16 @@ struct ReviewSession: Equatable, Sendable {
             guard editor.handle(key) else { return [] }
             mode = .searching(editor)
             searchText = editor.text
-            return [.search(editor.text)]
+            return [.search(editor.text, remote: false)]
         }
     }
 
-    /// A hit in the library merges this spine into that book; one from elsewhere fills in the reading.
+    /// A hit in the library merges this spine into that book; one from elsewhere fills in the reading, and a
+    /// provider's hit brings its whole record (IDs, edition, year, subjects) along.
     private mutating func take(_ hit: SearchHit) -> [ReviewEffect] {
         if let id = hit.workID { return decide(.merge(into: id)) }
         return decide(.edit(WorkEdit(title: hit.title, authors: hit.authors.isEmpty ? nil : hit.authors,
-                                     isbn: hit.isbn.flatMap { ISBN.valid($0) })))
+                                     isbn: hit.record == nil ? hit.isbn.flatMap { ISBN.valid($0) } : nil, enrichment: hit.record)))
     }
 
     private mutating func decideKey(_ key: Key) -> [ReviewEffect] {
@@ -469,7 +484,7 @@ struct ReviewSession: Equatable, Sendable {
             return [.join(id, revision: work.revision)]
         case "/":
             mode = .searching(LineEditor(searchText))
-            return searchText.isEmpty ? [] : [.search(searchText)]
+            return searchText.isEmpty ? [] : [.search(searchText, remote: false)]
         case "o":
             guard let crop = item?.cropURL?.path else { message = "This spine has no crop file."; return [] }
             return [.open(crop)]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BookModel
 import Catalog
+import Enrichment
 import Foundation
 import Library
 import ShelfImage
@@ -21,11 +22,23 @@ struct ReviewSessionCommand: ParsableCommand {
             completion: .file(extensions: ["csv"]))
     var catalog: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Let / also search OpenLibrary or Google Books (a comma list asks each) when you press Enter.",
+        discussion: "Their answers are cached as `scan --enrich` caches them; taking one fills in its IDs, ISBN, year and subjects.",
+        valueName: "providers"))
+    var enrich: String?
+
     @Option(name: .long, help: ArgumentHelp("How to draw the spine and the shelf: auto (ask the terminal), kitty, sixel, iterm, blocks (coloured half blocks) or text.", valueName: "kind"))
     var images: ImageChoice = .auto
 
     enum ImageChoice: String, ExpressibleByArgument, CaseIterable {
         case auto, kitty, sixel, iterm, blocks, text
+    }
+
+    func validate() throws {
+        if let enrich, BookProvider.chain(enrich) == nil {
+            throw ValidationError("Please pass --enrich openlibrary, googlebooks, or both as a comma list (openlibrary,googlebooks).")
+        }
     }
 
     func run() throws {
@@ -39,6 +52,10 @@ struct ReviewSessionCommand: ParsableCommand {
             var runner = try ReviewRunner(store: store, session: ReviewSession(sessionName: session), defaults: verify.defaults,
                                           catalogLookup: catalogIndex.map(Self.catalogLookup))
             if let catalogIndex { runner.searchProviders.append(CatalogSearch(index: catalogIndex)) }
+            // The circuit's notice would scribble over the screen; a paused provider is said in the search instead.
+            if let enrich, let enricher = try EnrichOptions.enricher(providers: enrich, cacheDays: 30, notify: { _ in }) {
+                runner.searchProviders.append(ProviderSearch(enricher: enricher))
+            }
             runner.editor = { form in Self.runEditor(form, terminal: terminal, environment: env) }
             runner.opener = { path in Self.openInViewer(path, environment: env) }
             terminal.enterRawMode()

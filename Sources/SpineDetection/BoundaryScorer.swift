@@ -24,9 +24,13 @@ enum BoundaryScorer {
         let yc = Double(top + bottom) / 2
         let bandH = bottom - top + 1
         let step = bandH > 120 ? 2 : 1
-        let nA = max(1, Int((2 * p.maxTiltDegrees / p.tiltStepDegrees).rounded()) + 1)
+        // Upright books share many rows with fallen ones, so the range is widened towards the row's lean,
+        // never moved off vertical.
+        let lean = rowLean(m, top: top, bottom: bottom, p)
+        let lowest = min(0, lean) - p.maxTiltDegrees, highest = max(0, lean) + p.maxTiltDegrees
+        let nA = max(1, Int(((highest - lowest) / p.tiltStepDegrees).rounded()) + 1)
         let slopes = (0..<nA).map { i -> Double in
-            nA == 1 ? 0 : tan((-p.maxTiltDegrees + Double(i) * p.tiltStepDegrees) * .pi / 180)
+            nA == 1 ? 0 : tan((lowest + Double(i) * p.tiltStepDegrees) * .pi / 180)
         }
         var cov = [[Double]](), lum = [[Double]](), rr = [[Double]](), gg = [[Double]](), bb = [[Double]]()
         var foot = [[Double]]()
@@ -126,5 +130,39 @@ enum BoundaryScorer {
             }
         }
         return BoundaryProfile(score: score, slope: slope, rowSlope: rowSlope, cues: cues)
+    }
+
+    /// Degrees the row's spines lean as a whole, which the fine tilt search is widened to. Books that have
+    /// fallen against each other lean 20-40 degrees, past any search range that stays cheap and keeps
+    /// upright rows from catching diagonal print; so a coarse search over `maxRowLeanDegrees` (every
+    /// third pixel row, 4-degree steps) finds the lean first, and only a lean clearly past half the fine
+    /// range widens it (upright and slightly leaning rows are searched exactly as before).
+    static func rowLean(_ m: EdgeMaps, top: Int, bottom: Int, _ p: DetectorParameters) -> Double {
+        guard let maxLean = p.maxRowLeanDegrees, maxLean > p.maxTiltDegrees else { return 0 }
+        let w = m.width
+        let yc = Double(top + bottom) / 2
+        let step = 3, coarse = 4.0
+        let n = Int(maxLean / coarse)
+        var acc = [Float](repeating: 0, count: w), cnt = acc
+        var best = 0.0, bestE = -1.0
+        m.vertical.withUnsafeBufferPointer { V in
+            for k in -n...n {
+                let deg = Double(k) * coarse, t = tan(deg * .pi / 180)
+                for x in 0..<w { acc[x] = 0; cnt[x] = 0 }
+                var y = top
+                while y <= bottom {
+                    let o = Int(((Double(y) - yc) * t).rounded())
+                    let lo = max(0, -o), hi = min(w, w - o)
+                    if lo < hi { for x in lo..<hi { acc[x] += V[y * w + o + x]; cnt[x] += 1 } }
+                    y += step
+                }
+                let full = Float((bottom - top) / step + 1)
+                var e = 0.0
+                // Coverage squared, over lines that stay in the image for most of the row.
+                for x in 0..<w where cnt[x] >= 0.8 * full { let c = Double(acc[x] / cnt[x]); e += c * c }
+                if e > bestE { bestE = e; best = deg }
+            }
+        }
+        return abs(best) > p.maxTiltDegrees / 2 ? best : 0
     }
 }

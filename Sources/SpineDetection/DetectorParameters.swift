@@ -31,6 +31,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// Largest spine tilt searched, degrees either side of vertical.
     public var maxTiltDegrees: Double
     public var tiltStepDegrees: Double
+    /// A row's lean is first searched this far either side of vertical, and the tilt search is centred
+    /// on it (books fallen against each other). Absent: every row is searched around vertical.
+    public var maxRowLeanDegrees: Double?
     /// Score taken off a line per maxTilt of departure from the lean of its neighbourhood.
     public var tiltPenalty: Double
     /// Weight of the dark-gap cue (a shadow valley between books) against the edge-coverage cue.
@@ -65,6 +68,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var lyingMinEdgeDensity: Double
     /// Boundary threshold between lying books (edge coverage alone, so lower than `boundaryThreshold`).
     public var lyingBoundaryThreshold: Double
+    /// Lying stacks longer than this times the row height are not books (planks, grain). Absent: no limit.
+    public var lyingMaxLengthRatio: Double?
     /// Lying books: thickness over stack width, as the standing width prior but turned.
     public var lyingThicknessRatioMedian: Double
     /// Spine tops are searched up to this fraction of the row height above the row's band (tall books
@@ -109,18 +114,18 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.1); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.3); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.1", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
-        rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
+        version: "detector-v2.3", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
         widthRatioLogSigma: 0.6, widthPriorWeight: 0.08, minWidthRatio: 0.015, peakRadius: 3, gapMaxWidthRatio: 0.025,
         maxSideAngleDegrees: 3, maxWidthRatio: 0.6, lyingDominance: 1.5, lyingMinEdgeDensity: 0.015,
-        lyingBoundaryThreshold: 0.6, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1,
+        lyingBoundaryThreshold: 0.6, lyingMaxLengthRatio: 1.5, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1,
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
-        confidenceModel: [-9.6908, 10.8969, 14.7515, -3.5079, -2.6438, -1.4744, -0.8133],
-        minCalibratedConfidence: 0.2)
+        confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000],
+        minCalibratedConfidence: 0.3)
 }

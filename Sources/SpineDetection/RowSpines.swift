@@ -4,7 +4,8 @@ import ShelfImage
 /// Turns one shelf row into spine quads (working-image pixels): boundaries by DP, each spine's top found
 /// where a horizontal edge crosses it, and wide pieces with horizontal structure split as lying stacks.
 enum RowSpines {
-    struct Found { var quad: Quad; var confidence: Double; var lying: Bool }
+    /// `texture`: edge density inside the box (print, shading), 0 for a plain panel or wall.
+    struct Found { var quad: Quad; var confidence: Double; var lying: Bool; var texture: Double = 0 }
 
     /// A boundary line: x at the row's middle height and its slope dx/dy.
     struct Line {
@@ -94,13 +95,14 @@ enum RowSpines {
                 bottom = foot(m, band, left: left, right: right, yc: yc, reach: Int(footReach * rowH), p)
             }
             // A piece with no print and no shading is wall or gap seen between books, not a spine.
-            if isBlank(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc, p) { continue }
+            let inside = interior(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc)
+            if inside.lumaSD < p.blankMaxLumaSD && inside.edgeDensity < p.blankMaxEdgeDensity { continue }
             let conf = min(1, max(0, (min(sa, sb) + max(sa, sb)) / 2 / (2 * p.boundaryThreshold + 0.5)))
             if conf < p.minConfidence { continue }
             let q = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
                          bottomRight: Point(x: right.at(bottom, yc), y: bottom),
                          bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
-            out.append(Found(quad: q, confidence: conf, lying: false))
+            out.append(Found(quad: q, confidence: conf, lying: false, texture: inside.edgeDensity))
         }
         // Left to right across the row (a stack's books keep their top-down order).
         func key(_ f: Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
@@ -136,8 +138,9 @@ enum RowSpines {
         return out
     }
 
-    static func isBlank(_ m: EdgeMaps, top: Int, bottom: Int, left: Line, right: Line, yc: Double,
-                        _ p: DetectorParameters) -> Bool {
+    /// Luma spread and edge density inside a piece, away from its sides: a spine carries print and
+    /// shading; a wall, a cabinet side or the gap between books is plain.
+    static func interior(_ m: EdgeMaps, top: Int, bottom: Int, left: Line, right: Line, yc: Double) -> (lumaSD: Double, edgeDensity: Double) {
         let w = m.width
         var n = 0.0, sum = 0.0, sq = 0.0, edges = 0.0
         m.luma.withUnsafeBufferPointer { L in m.vertical.withUnsafeBufferPointer { V in m.horizontal.withUnsafeBufferPointer { Hm in
@@ -155,10 +158,9 @@ enum RowSpines {
                 y += 1
             }
         }}}
-        guard n > 0 else { return true }
+        guard n > 0 else { return (0, 0) }
         let mean = sum / n
-        let sd = (max(0, sq / n - mean * mean)).squareRoot()
-        return sd < p.blankMaxLumaSD && edges / n < p.blankMaxEdgeDensity
+        return ((max(0, sq / n - mean * mean)).squareRoot(), edges / n)
     }
 
     /// Coverage of near-horizontal edges along each pixel row between two boundary lines.
@@ -277,38 +279,38 @@ enum RowSpines {
     static func lyingStack(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double,
                            _ p: DetectorParameters) -> (books: [Found], span: ClosedRange<Int>?) {
         let w = m.width
-        var sv: Float = 0, sh: Float = 0, count = 0
-        m.vertical.withUnsafeBufferPointer { V in m.horizontal.withUnsafeBufferPointer { Hm in
-            for y in band.top...band.bottom {
-                let x0 = left.at(Double(y), yc), x1 = right.at(Double(y), yc)
-                let inset = (x1 - x0) * 0.1
-                let lo = max(0, Int(x0 + inset)), hi = min(w - 1, Int(x1 - inset))
-                guard hi > lo else { continue }
-                for x in lo...hi { sv += V[y * w + x]; sh += Hm[y * w + x]; count += 1 }
-            }
-        }}
-        guard count > 0 else { return ([], nil) }
-        let meanH = Double(sh) / Double(count), meanV = Double(sv) / Double(count)
-        guard meanH > p.lyingMinEdgeDensity, meanH > p.lyingDominance * meanV else { return ([], nil) }
-        // The stack's own columns: where horizontal edges are dense, not the wall or gap beside it.
+        // The stack's own columns first: where horizontal edges are dense. A piece this wide often also
+        // holds the wall beside the stack and the cabinet side's long vertical edge, which would outvote
+        // the stack's horizontal structure if the whole piece were weighed.
         var left = left, right = right
-        do {
-            let x0 = max(0, Int(min(left.at(Double(band.top), yc), left.at(Double(band.bottom), yc))))
-            let x1 = min(w - 1, Int(max(right.at(Double(band.top), yc), right.at(Double(band.bottom), yc))))
-            if x1 > x0 {
-                var dens = [Double](repeating: 0, count: x1 - x0 + 1)
-                m.horizontal.withUnsafeBufferPointer { Hm in
-                    for y in band.top...band.bottom { for x in x0...x1 { dens[x - x0] += Double(Hm[y * w + x]) } }
-                }
-                let sm = RowFinder.boxSmooth(dens, radius: 2)
-                let peak = sm.max() ?? 0
-                if peak > 0, let a = sm.firstIndex(where: { $0 >= 0.5 * peak }), let b = sm.lastIndex(where: { $0 >= 0.5 * peak }), b > a {
-                    left = Line(x: Double(x0 + a), slope: 0)
-                    right = Line(x: Double(x0 + b + 1), slope: 0)
-                }
-            }
+        let x0 = max(0, Int(min(left.at(Double(band.top), yc), left.at(Double(band.bottom), yc))))
+        let x1 = min(w - 1, Int(max(right.at(Double(band.top), yc), right.at(Double(band.bottom), yc))))
+        guard x1 > x0 else { return ([], nil) }
+        let rowH = Double(band.bottom - band.top + 1)
+        let runs = longRuns(m, band, x0: x0, x1: x1, minLength: max(6, Int(0.12 * rowH)))
+        let sm = RowFinder.boxSmooth(runs.horizontal, radius: 2)
+        let peak = sm.max() ?? 0
+        guard peak > 0 else { return ([], nil) }
+        // The longest run of columns crossed by many long horizontal lines: the stack, not a page block
+        // or a shelf edge beside it.
+        var a = 0, b = -1, i = 0
+        while i < sm.count {
+            guard sm[i] >= 0.25 * peak else { i += 1; continue }
+            var e = i
+            while e + 1 < sm.count && sm[e + 1] >= 0.25 * peak { e += 1 }
+            if e - i > b - a { a = i; b = e }
+            i = e + 1
         }
-        let cov = horizontalCoverage(m, band, left: left, right: right, yc: yc)
+        // A lying book is no longer than a standing one is tall, so a run of long lines across more than
+        // that is a board's planks or a wall's grain, not a stack.
+        guard Double(b - a + 1) >= 0.3 * rowH, Double(b - a + 1) <= (p.lyingMaxLengthRatio ?? .infinity) * rowH else { return ([], nil) }
+        left = Line(x: Double(x0 + a), slope: 0)
+        right = Line(x: Double(x0 + b + 1), slope: 0)
+        // Long lines only: letters print short strokes both ways, a lying book's edges run across the
+        // whole stack and a standing book's sides down the whole row.
+        let hSum = runs.horizontal[a...b].reduce(0, +), vSum = runs.vertical[a...b].reduce(0, +)
+        guard hSum / Double(b - a + 1) / rowH > p.lyingMinEdgeDensity, hSum > p.lyingDominance * vSum else { return ([], nil) }
+        let cov = longestRunCoverage(m, band, x0: x0 + a, x1: x0 + b)
         let n = cov.count
         // The stack starts at its first full-width edge from the top; above it is the wall behind.
         var start = 0
@@ -326,12 +328,73 @@ enum RowSpines {
             let ym = (y0 + y1) / 2
             let xl = left.at(ym, yc), xr = right.at(ym, yc)
             let ca = k == 0 ? 0.5 : cov[cuts[k]], cb = k + 2 == cuts.count ? 0.5 : cov[cuts[k + 1]]
-            let conf = min(1, max(0, (ca + cb) / 2 / (2 * p.boundaryThreshold + 0.5)))
+            // Coverage of its two long edges, 0...1: not on the standing boundaries' score scale, which the
+            // confidence model's `lying` cue offsets.
+            let conf = min(1, max(0, (ca + cb) / 2))
             // Turned upright, a lying book's head is at its left end: TL is bottom-left of the image box.
             let q = Quad(topLeft: Point(x: xl, y: y1), topRight: Point(x: xl, y: y0),
                          bottomRight: Point(x: xr, y: y0), bottomLeft: Point(x: xr, y: y1))
-            out.append(Found(quad: q, confidence: conf, lying: true))
+            let inside = interior(m, top: Int(y0), bottom: Int(y1) - 1, left: Line(x: xl, slope: 0), right: Line(x: xr, slope: 0), yc: ym)
+            out.append(Found(quad: q, confidence: conf, lying: true, texture: inside.edgeDensity))
         }
         return (out, Int(left.x.rounded(.down))...max(Int(left.x.rounded(.down)), Int(right.x.rounded(.up))))
+    }
+
+    /// Per column of `x0...x1`, how many of the band's pixels lie on a horizontal edge run, and on a
+    /// vertical one, at least `minLength` long (edges bridged across ±1 pixel, so a slightly tilted line
+    /// still counts as one run).
+    static func longRuns(_ m: EdgeMaps, _ band: RowFinder.Band, x0: Int, x1: Int, minLength: Int) -> (horizontal: [Double], vertical: [Double]) {
+        let w = m.width, h = m.height, n = x1 - x0 + 1
+        var hc = [Double](repeating: 0, count: n), vc = hc
+        let on: Float = 0.25
+        m.horizontal.withUnsafeBufferPointer { Hm in
+            for y in band.top...band.bottom {
+                var start = -1
+                for x in x0...(x1 + 1) {
+                    var lit = false
+                    if x <= x1 { for dy in -1...1 where y + dy >= 0 && y + dy < h && Hm[(y + dy) * w + x] > on { lit = true; break } }
+                    if lit { if start < 0 { start = x } } else if start >= 0 {
+                        if x - start >= minLength { for i in start..<x where Hm[y * w + i] > on { hc[i - x0] += 1 } }
+                        start = -1
+                    }
+                }
+            }
+        }
+        m.vertical.withUnsafeBufferPointer { V in
+            for x in x0...x1 {
+                var start = -1
+                for y in band.top...(band.bottom + 1) {
+                    var lit = false
+                    if y <= band.bottom { for dx in -1...1 where x + dx >= 0 && x + dx < w && V[y * w + x + dx] > on { lit = true; break } }
+                    if lit { if start < 0 { start = y } } else if start >= 0 {
+                        if y - start >= minLength { vc[x - x0] += Double(y - start) }
+                        start = -1
+                    }
+                }
+            }
+        }
+        return (hc, vc)
+    }
+
+    /// Per pixel row of the band, the longest horizontal edge run inside `x0...x1` over the span's width:
+    /// a lying book's edge crosses the whole stack in one run, a line of print is many short strokes.
+    static func longestRunCoverage(_ m: EdgeMaps, _ band: RowFinder.Band, x0: Int, x1: Int) -> [Double] {
+        let w = m.width, h = m.height
+        var out = [Double](repeating: 0, count: band.bottom - band.top + 1)
+        guard x1 > x0 else { return out }
+        m.horizontal.withUnsafeBufferPointer { Hm in
+            for y in band.top...band.bottom {
+                var run = 0, best = 0, gap = 0
+                for x in x0...x1 {
+                    var lit = false
+                    for dy in -1...1 where y + dy >= 0 && y + dy < h && Hm[(y + dy) * w + x] > 0.25 { lit = true; break }
+                    // A pixel or two of gap (a worn corner, a scratch) does not end a book's edge.
+                    if lit { run += 1 + gap; gap = 0 } else if run > 0 && gap < 2 { gap += 1 } else { run = 0; gap = 0 }
+                    best = max(best, run)
+                }
+                out[y - band.top] = Double(best) / Double(x1 - x0 + 1)
+            }
+        }
+        return out
     }
 }

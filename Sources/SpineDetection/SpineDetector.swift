@@ -15,9 +15,9 @@ public struct SpineDetector: Sendable {
     /// The cues a spine's confidence is calibrated on, in `confidenceCueNames` order: the two boundaries'
     /// raw strength, the row's support, how far log(width / row height) falls below and rises above the
     /// typical spine's (hinges, not a square, so a rare wide book is not extrapolated into certain
-    /// failure), the spine's height over the row's, and
-    /// whether it lies flat. scripts/fit-confidence.py fits `confidenceModel` on them.
-    public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying"]
+    /// failure), the spine's height over the row's, whether it lies flat, and the edge density inside it
+    /// (print; a cabinet side or a wall is plain). scripts/fit-confidence.py fits `confidenceModel` on them.
+    public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying", "texture"]
 
     /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
     /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.
@@ -46,9 +46,9 @@ public struct SpineDetector: Sendable {
                 let q = Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
                              bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft))
                 let c = Self.cues(s, rowHeight: rowH, support: support)
-                cues.append(c)
                 let confidence = p.confidenceModel.map { Self.calibrated(c, $0) } ?? s.confidence
                 if let floor = p.minCalibratedConfidence, confidence < floor { continue }
+                cues.append(c)
                 spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: confidence, lying: s.lying))
             }
         }
@@ -67,7 +67,8 @@ public struct SpineDetector: Sendable {
                      + hypot(q.bottomRight.x - q.topRight.x, q.bottomRight.y - q.topRight.y)) / 2
         let rowH = max(1, rowHeight)
         let logWidth = log(max(1e-3, across / rowH)) - log(typicalWidthRatio)
-        return [s.confidence, support, max(0, -logWidth), max(0, logWidth), s.lying ? 0 : min(2, along / rowH), s.lying ? 1 : 0]
+        return [s.confidence, support, max(0, -logWidth), max(0, logWidth), s.lying ? 0 : min(2, along / rowH), s.lying ? 1 : 0,
+                min(1, s.texture / 0.05)]
     }
 
     /// Logistic model: weights[0] + Σ weights[i+1]·cue[i], squashed to 0...1, so 0.5 means even odds

@@ -164,6 +164,9 @@ import Testing
         #expect(throws: (any Error).self) { try Shelfscan.parseAsRoot(["review", "verify"]) }
         #expect(throws: (any Error).self) { try Shelfscan.parseAsRoot(["library", "export", "--format", "xml"]) }
         #expect(throws: (any Error).self) { try Shelfscan.parseAsRoot(["review", "edit", "1", "--format", "scroll"]) }
+        let online = try #require(try Shelfscan.parseAsRoot(["review", "--enrich", "openlibrary,googlebooks"]) as? ReviewSessionCommand)
+        #expect(online.enrich == "openlibrary,googlebooks")
+        #expect(throws: (any Error).self) { try Shelfscan.parseAsRoot(["review", "--enrich", "worldcat"]) }
     }
 
     @Test func libraryPathFollowsFlagThenEnvironmentThenXDG() throws {

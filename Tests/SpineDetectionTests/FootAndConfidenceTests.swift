@@ -44,7 +44,7 @@ import ShelfImage
         let w = DetectorParameters.bundled.confidenceModel ?? []
         #expect(w.count == SpineDetector.confidenceCueNames.count + 1)
         // The same box with stronger boundaries, or in a row that looks more like books, is more likely right.
-        let base: [Double] = [0.55, 0.6, log(0.09), log(0.09) * log(0.09), 0.9, 0]
+        let base: [Double] = [0.55, 0.6, 0, 0, 0.9, 0, 0.5]
         var stronger = base; stronger[0] = 0.7
         var weakRow = base; weakRow[1] = 0.45
         let c = SpineDetector.calibrated(base, w)
@@ -64,5 +64,19 @@ import ShelfImage
         #expect(cues.count == r.spines.count)
         for s in r.spines { #expect((0...1).contains(s.confidence)) }
         for c in cues { #expect(c.count == SpineDetector.confidenceCueNames.count) }
+    }
+
+    /// A lying book's edge crosses the whole stack in one run; a line of print is many short strokes,
+    /// so only the former may cut a stack into books.
+    @Test func longEdgesCutStacksPrintDoesNot() {
+        var f = DrawnShelf(width: 200, height: 120)
+        f.rect(20, 20, 160, 40, (40, 40, 45))
+        f.rect(20, 60, 160, 40, (200, 60, 50))
+        // Print on the dark book: ten letters with gaps.
+        for k in 0..<10 { f.rect(30 + Double(k) * 15, 34, 8, 10, (240, 240, 240)) }
+        let maps = EdgeMaps(f.image, edgeFloor: 6, edgeCap: 24)
+        let cov = RowSpines.longestRunCoverage(maps, RowFinder.Band(top: 10, bottom: 110), x0: 20, x1: 179)
+        #expect(cov[60 - 10] > 0.9, "edge between the books \(cov[50])")
+        #expect(cov[34 - 10] < 0.3, "top of the print \(cov[24])")
     }
 }
