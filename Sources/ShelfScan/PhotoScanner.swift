@@ -96,18 +96,24 @@ public struct PhotoScanner: Sendable {
 
         var spines = kept.map { ScannedSpine(detection: $0) }
         if !spines.isEmpty && wantsCrops {
-            let full = try full ?? ImageDecoder.decode(bytes, options: fullOptions)
-            var crops: [SpineCrop] = []
-            crops.reserveCapacity(spines.count)
-            for index in spines.indices {
-                let crop = SpineGeometry.crop(spines[index].detection, from: full)
-                crops.append(SpineCrop(id: index, image: crop))
-                let stored = crop.downscaled(maxSide: configuration.storedCropMaxSide)
-                spines[index].cropJPEG = try stored.jpegData(quality: 85)
-                if let cropsDirectory = configuration.cropsDirectory, let jpeg = spines[index].cropJPEG {
-                    try Self.write(jpeg, to: Self.outputPath(in: cropsDirectory, for: path, suffix: String(format: "spine-%03d.jpg", index + 1)))
+            // The full-size photo (36 MB at 12 MP) lives only while the crops are cut, not while they are read:
+            // with several photos in flight at a server it was most of the peak memory.
+            let crops: [SpineCrop] = try {
+                let image = try full ?? ImageDecoder.decode(bytes, options: fullOptions)
+                full = nil
+                var crops: [SpineCrop] = []
+                crops.reserveCapacity(spines.count)
+                for index in spines.indices {
+                    let crop = SpineGeometry.crop(spines[index].detection, from: image)
+                    crops.append(SpineCrop(id: index, image: crop))
+                    let stored = crop.downscaled(maxSide: configuration.storedCropMaxSide)
+                    spines[index].cropJPEG = try stored.jpegData(quality: 85)
+                    if let cropsDirectory = configuration.cropsDirectory, let jpeg = spines[index].cropJPEG {
+                        try Self.write(jpeg, to: Self.outputPath(in: cropsDirectory, for: path, suffix: String(format: "spine-%03d.jpg", index + 1)))
+                    }
                 }
-            }
+                return crops
+            }()
             if let reader {
                 let readings = await reader.read(crops)
                 for reading in readings where spines.indices.contains(reading.spineID) {

@@ -33,6 +33,7 @@ public struct ShelfScanServer: Sendable {
     /// Runs until SIGTERM or SIGINT (or the task is canceled). `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         guard let library = scanner.library else { throw SetupError.noLibrary }
+        MallocTuning.apply()
         var scanner = self.scanner
         scanner.configuration.fileResults = true
         scanner.configuration.rescan = false
