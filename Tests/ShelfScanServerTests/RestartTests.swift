@@ -18,9 +18,12 @@ struct RestartTests {
             #expect(accepted.status == 202)
             jobIDs.append(try #require(accepted.data["jobId"] as? String))
         }
-        // When the server is killed with SIGKILL once the first photo of the first job is done
-        _ = try await client.events("/v3/jobs/scans/\(jobIDs[0])/stream") { $0.name == "progress" && ($0.id ?? 0) >= 1 }
-        server.kill9()
+        // When the server is killed with SIGKILL the moment the first photo of the first job is done (by the
+        // thread reading the stream, so a busy test process cannot delay the kill past the other jobs)
+        let killed = await BlockingWebSocket.readUntil(port: server.port, path: "/v3/jobs/scans/\(jobIDs[0])/stream",
+                                                       headers: [("Accept", "text/event-stream")],
+                                                       marker: "event: progress\nid: 1\n") { server.kill9() }
+        #expect(killed)
         try await client.shutdown()
         let before = try await Self.statuses(jobIDs, server.library)
         #expect(before.contains { $0 != "completed" }, "the kill came before every job finished")
