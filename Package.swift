@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: C libraries
@@ -55,10 +56,12 @@ let package = Package(
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),
         .target(name: "Library", dependencies: ["BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The same library on PostgreSQL (postgres-nio), for teams: several scan workers and reviewers at once.
+        .target(name: "LibraryPostgres", dependencies: ["Library", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio")]),
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library",
+                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -78,6 +81,7 @@ let package = Package(
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
+        .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel"], path: "Benchmarks/bench-postgres"),
 
         // MARK: Tests
         // Fixtures built in code and the local fake vision-LLM server (127.0.0.1, port 0).
@@ -89,7 +93,8 @@ let package = Package(
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
+        .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "BookModel"]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "ShelfImage", "SpineDetection"]),
-        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
+        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "LibraryPostgres", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
     ]
 )

@@ -13,7 +13,7 @@ struct LibraryCommand: ParsableCommand {
               shelfscan library export --format csv --output books.csv
               shelfscan library import goodreads_library_export.csv
             """,
-        subcommands: [LibraryList.self, LibraryShow.self, LibraryStatsCommand.self, LibraryExportCommand.self, LibraryImportCommand.self]
+        subcommands: [LibraryList.self, LibraryShow.self, LibraryStatsCommand.self, LibraryExportCommand.self, LibraryImportCommand.self, LibraryMigrateCommand.self]
     )
 }
 

@@ -1,0 +1,682 @@
+import BookModel
+import Foundation
+import Library
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresNIO
+
+/// The library on a PostgreSQL server, for a team: several scan workers and reviewers at once.
+///
+/// One connection per store, used by one transaction at a time (a lock), driven synchronously through
+/// postgres-nio's `EventLoopFuture` API so callers keep the same throwing, non-async interface as the SQLite
+/// store. Every write is one transaction; a failure rolls it back, so a photo is filed whole or not at all.
+///
+/// Crops are stored in the database (`cropImage.jpeg`, bytea), not on a path: workers and reviewers on other
+/// machines see them without a shared file system, and a crop commits or rolls back with its photo. Reading
+/// one writes it to a local cache directory, because review screens show files.
+public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
+    // @unchecked Sendable: `connection` is only used while `lock` is held.
+    private let connection: PostgresConnection
+    let lock = NIOLock()
+    private let logger = Logger(label: "shelfscan.library.postgres")
+    public let path: String? = nil
+    public let cropsDirectory: URL
+    public let locationDescription: String
+    /// This process as a reviewer in claims: `user@host:pid`.
+    public let holder = "\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+    /// How long the interactive review holds the Work on screen before others may take it: 10 minutes.
+    public static let reviewLease: TimeInterval = 600
+
+    /// Connects, waits at most `connectTimeout`, and migrates.
+    /// - Parameters:
+    ///   - url: `postgres://user@host:port/database` (or `?host=/socket/dir`). A password in the URL is refused:
+    ///     it would show in `ps` and shell history. Pass it as `password` (from `PGPASSWORD` or the config file).
+    /// - Throws: `LibraryError.cannotOpen` with one line naming the server and the cause.
+    public init(url: String, password: String?, connectTimeout: TimeInterval = 10) throws {
+        let location = try PostgresLocation(url)
+        locationDescription = location.description
+        var config: PostgresConnection.Configuration
+        if let socket = location.socketDirectory {
+            config = .init(unixSocketPath: "\(socket)/.s.PGSQL.\(location.port)", username: location.user,
+                           password: password, database: location.database)
+        } else {
+            config = .init(host: location.host, port: location.port, username: location.user, password: password,
+                           database: location.database, tls: .disable)
+        }
+        config.options.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
+        do {
+            connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.next(),
+                                                        configuration: config, id: 1, logger: logger).wait()
+        } catch {
+            throw LibraryError.cannotOpen(path: location.description, reason: Self.reason(error))
+        }
+        cropsDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("shelfscan-crops-\(location.host)-\(location.port)-\(location.database)")
+        try? FileManager.default.createDirectory(at: cropsDirectory, withIntermediateDirectories: true)
+        do { try migrate() } catch { try? connection.close().wait(); throw error }
+    }
+
+    deinit { try? connection.close().wait() }
+
+    /// Creates an empty database beside the one `serverURL` names (for tests, benchmarks and `migrate` targets)
+    /// and returns its URL. `name` must be a plain lower-case identifier.
+    public static func createDatabase(named name: String, besides serverURL: String, password: String?) throws -> String {
+        precondition(name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "_" }, "plain identifier")
+        let store = try PostgresLibraryStore(url: serverURL, password: password)
+        try store.lock.withLock {
+            do { try store.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) } catch { throw store.wrap(error) }
+        }
+        var c = URLComponents(string: serverURL)!
+        c.path = "/\(name)"
+        return c.string!
+    }
+
+    // MARK: Queries
+
+    /// One line a person can act on, from whatever postgres-nio threw. Never includes the password.
+    static func reason(_ error: any Error) -> String {
+        if let e = error as? PSQLError {
+            if let message = e.serverInfo?[.message] { return message }
+            switch e.code {
+            case .connectionError, .serverClosedConnection, .uncleanShutdown:
+                return "the server closed the connection or is not running (\(e.underlying.map { "\($0)" } ?? "no answer"))"
+            default: return "\(e.code)"
+            }
+        }
+        return "\(error)"
+    }
+
+    func wrap(_ error: any Error) -> any Error {
+        if error is LibraryError { return error }
+        return LibraryError.cannotOpen(path: locationDescription, reason: Self.reason(error))
+    }
+
+    /// Runs one statement and collects its rows.
+    @discardableResult
+    func query(_ q: PostgresQuery) throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for row in try connection.query(q, logger: logger).wait() { rows.append(row) }
+        return rows
+    }
+
+    func scalar<T: PostgresDecodable>(_ q: PostgresQuery, as: T.Type = T.self) throws -> T? {
+        try query(q).first.map { try $0.decode(T.self) }
+    }
+
+    /// One transaction: everything `body` does commits together, or nothing does.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock {
+            do {
+                try query("BEGIN")
+                do {
+                    let result = try body()
+                    try query("COMMIT")
+                    return result
+                } catch {
+                    _ = try? query("ROLLBACK")
+                    throw error
+                }
+            } catch {
+                throw wrap(error)
+            }
+        }
+    }
+
+    func read<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock {
+            do { return try body() } catch { throw wrap(error) }
+        }
+    }
+
+    private func migrate() throws {
+        try transaction {
+            // One migrator at a time, even with several workers starting together.
+            try query("SELECT pg_advisory_xact_lock(7142014)")
+            try query("CREATE TABLE IF NOT EXISTS shelfscanMigration (name text PRIMARY KEY, appliedAt timestamptz NOT NULL)")
+            let done = Set(try query("SELECT name FROM shelfscanMigration").map { try $0.decode(String.self) })
+            for migration in PostgresSchema.migrations where !done.contains(migration.name) {
+                for statement in migration.statements { try query(PostgresQuery(unsafeSQL: statement)) }
+                try query("INSERT INTO shelfscanMigration (name, appliedAt) VALUES (\(migration.name), now())")
+            }
+        }
+    }
+
+    public func appliedMigrations() throws -> [String] {
+        try read { try query("SELECT name FROM shelfscanMigration ORDER BY appliedAt, name").map { try $0.decode(String.self) } }
+            .sorted { a, b in
+                let order = PostgresSchema.migrations.map(\.name)
+                return (order.firstIndex(of: a) ?? .max) < (order.firstIndex(of: b) ?? .max)
+            }
+    }
+
+    // MARK: Filing
+
+    public func photoStatus(contentHash: String) throws -> FiledPhotoStatus? {
+        try read { try photoStatusLocked(contentHash) }
+    }
+
+    private func photoStatusLocked(_ contentHash: String) throws -> FiledPhotoStatus? {
+        guard let row = try query("""
+            SELECT p.id, p.contentHash, p.originalImagePath, p.filedAt, COUNT(w.id),
+                   COUNT(w.id) FILTER (WHERE w.reviewStatus = 'needsReview')
+            FROM photo p LEFT JOIN work w ON w.photoId = p.id WHERE p.contentHash = \(contentHash) GROUP BY p.id
+            """).first else { return nil }
+        let (id, hash, path, filed, total, pending) = try row.decode((Int64, String, String, Date, Int64, Int64).self)
+        return FiledPhotoStatus(photoID: id, contentHash: hash, originalImagePath: path, filedAt: filed,
+                                workCount: Int(total), pendingCount: Int(pending))
+    }
+
+    public func claimPhoto(contentHash: String, worker: String, lease: TimeInterval) throws -> Bool {
+        try transaction {
+            if try photoStatusLocked(contentHash) != nil { return false }
+            // Taken over only when the holder's lease ran out (a dead worker), or it is ours already.
+            let got = try query("""
+                INSERT INTO photoClaim (contentHash, worker, expiresAt)
+                VALUES (\(contentHash), \(worker), now() + make_interval(secs => \(lease)))
+                ON CONFLICT (contentHash) DO UPDATE SET worker = excluded.worker, expiresAt = excluded.expiresAt
+                WHERE photoClaim.expiresAt < now() OR photoClaim.worker = excluded.worker
+                RETURNING worker
+                """)
+            return !got.isEmpty
+        }
+    }
+
+    public func releasePhoto(contentHash: String, worker: String) throws {
+        try transaction { try query("DELETE FROM photoClaim WHERE contentHash = \(contentHash) AND worker = \(worker)") }
+    }
+
+    @discardableResult
+    public func file(_ photo: PhotoFiling, replacePending: Bool, date: Date) throws -> [Work.ID] {
+        try transaction {
+            // The photo row is the filing's identity: the unique content hash makes a second worker's insert a
+            // no-op, so a photo is filed exactly once whatever the workers do.
+            var photoID = try scalar("""
+                INSERT INTO photo (contentHash, originalImagePath, imageWidth, imageHeight, filedAt)
+                VALUES (\(photo.contentHash), \(photo.originalImagePath), \(photo.imageWidth), \(photo.imageHeight), \(date))
+                ON CONFLICT (contentHash) DO NOTHING RETURNING id
+                """, as: Int64.self)
+            var keptBoxes: [BoundingBox] = []
+            if photoID == nil {
+                guard replacePending else { return [] }
+                photoID = try scalar("SELECT id FROM photo WHERE contentHash = \(photo.contentHash) FOR UPDATE", as: Int64.self)
+                try query("UPDATE photo SET originalImagePath = \(photo.originalImagePath) WHERE id = \(photoID)")
+                try query("DELETE FROM work WHERE photoId = \(photoID) AND reviewStatus = 'needsReview'")
+                keptBoxes = try query("""
+                    SELECT boundingBoxX, boundingBoxY, boundingBoxWidth, boundingBoxHeight FROM work
+                    WHERE photoId = \(photoID) AND boundingBoxX IS NOT NULL
+                    """).map {
+                        let (x, y, w, h) = try $0.decode((Double, Double, Double, Double).self)
+                        return BoundingBox(x: x, y: y, width: w, height: h)
+                    }
+            }
+            var ids: [Work.ID] = []
+            for spine in photo.spines where !keptBoxes.contains(where: { $0.iou(spine.boundingBox) >= 0.5 }) {
+                ids.append(try insertWork(spine, photo: photo, photoID: photoID!, date: date))
+            }
+            try query("DELETE FROM photoClaim WHERE contentHash = \(photo.contentHash)")
+            return ids
+        }
+    }
+
+    private func insertWork(_ spine: SpineFiling, photo: PhotoFiling, photoID: Int64, date: Date) throws -> Work.ID {
+        let trimmed = spine.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let title = trimmed.isEmpty ? Work.unreadTitle : String(trimmed.prefix(Rules.titleMaxLength))
+        let crop: String? = spine.cropJPEG.isEmpty ? nil
+            : "\(photo.contentHash.prefix(16))-r\(spine.row)-p\(spine.position)-\(UUID().uuidString.prefix(8).lowercased()).jpg"
+        let polygon = String(decoding: try JSONEncoder().encode(spine.polygon), as: UTF8.self)
+        let box = spine.boundingBox
+        let id = try scalar("""
+            INSERT INTO work (title, normalizedTitle, reviewStatus, originalImagePath, boundingBoxX, boundingBoxY,
+                boundingBoxWidth, boundingBoxHeight, dateCreated, lastModified, primaryProvider, photoId,
+                photoContentHash, spineRow, spinePosition, spineLying, polygon, detectionConfidence, readingConfidence,
+                rawText, reader, model, promptVersion, readError, callNumber, catalogScore, cropFile)
+            VALUES (\(title), \(TextNormalization.normalize(title)), 'needsReview', \(photo.originalImagePath), \(box.x),
+                \(box.y), \(box.width), \(box.height), \(date), \(date), \(spine.reader), \(photoID), \(photo.contentHash),
+                \(spine.row), \(spine.position), \(spine.lying), \(polygon), \(spine.detectionConfidence),
+                \(spine.readingConfidence), \(spine.rawText), \(spine.reader), \(spine.model), \(spine.promptVersion),
+                \(spine.readError), \(spine.callNumber), \(spine.catalogScore), \(crop))
+            RETURNING id
+            """, as: Int64.self)!
+        let names = spine.authors.map { String($0.prefix(Rules.authorNameMaxLength)) }
+            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        try setAuthors(names, work: id, date: date)
+        if let isbn = spine.isbn.flatMap(ISBN.valid) {
+            let isbns = String(decoding: try JSONEncoder().encode([isbn]), as: UTF8.self)
+            try query("""
+                INSERT INTO edition (workId, isbn, isbns, format, dateCreated, lastModified)
+                VALUES (\(id), \(isbn), \(isbns), \(Edition(isbn: isbn, dateCreated: date).format.rawValue), \(date), \(date))
+                """)
+        }
+        if crop != nil {
+            try query("INSERT INTO cropImage (workId, jpeg) VALUES (\(id), \(ByteBuffer(bytes: spine.cropJPEG)))")
+        }
+        return id
+    }
+
+    /// Replaces a Work's author credits, reusing authors by normalized name as the SQLite store does.
+    private func setAuthors(_ names: [String], work id: Int64, date: Date) throws {
+        try query("DELETE FROM credit WHERE workId = \(id) AND role = 'author'")
+        var seen = Set<Int64>()
+        for (position, raw) in names.enumerated() {
+            let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            let key = TextNormalization.normalize(name)
+            var author = try scalar("SELECT id FROM author WHERE normalizedName = \(key) ORDER BY id LIMIT 1", as: Int64.self)
+            if author == nil {
+                author = try scalar("""
+                    INSERT INTO author (name, normalizedName, dateCreated, lastModified)
+                    VALUES (\(name), \(key), \(date), \(date)) RETURNING id
+                    """, as: Int64.self)
+            }
+            guard let author, seen.insert(author).inserted else { continue }
+            try query("INSERT INTO credit (workId, authorId, role, position) VALUES (\(id), \(author), 'author', \(position))")
+        }
+    }
+
+    // MARK: Reading Works
+
+    private static let summaryColumns = """
+        w.id, w.title, w.reviewStatus, w.readingConfidence, w.detectionConfidence, w.photoContentHash,
+        w.spineRow, w.spinePosition, w.revision
+        """
+
+    private func summaries(where clause: String, order: String, limit: Int?, offset: Int) throws -> [WorkSummary] {
+        let rows = try query(PostgresQuery(unsafeSQL: """
+            SELECT \(Self.summaryColumns),
+                   (SELECT string_agg(a.name, E'\\x1f' ORDER BY c.position) FROM credit c JOIN author a ON a.id = c.authorId
+                    WHERE c.workId = w.id AND c.role = 'author')
+            FROM work w WHERE \(clause) ORDER BY \(order) \(limit.map { "LIMIT \($0)" } ?? "") OFFSET \(offset)
+            """))
+        return try rows.map { row in
+            let (id, title, status, reading, detection, hash, spineRow, position, revision, authors) = try row.decode(
+                (Int64, String, String, Double?, Double?, String?, Int?, Int?, Int, String?).self)
+            return WorkSummary(id: id, title: title, authors: authors.map { $0.split(separator: "\u{1f}").map(String.init) } ?? [],
+                               reviewStatus: ReviewStatus(rawValue: status) ?? .needsReview, readingConfidence: reading,
+                               detectionConfidence: detection, photoContentHash: hash, row: spineRow, position: position,
+                               revision: revision)
+        }
+    }
+
+    public func pendingCount() throws -> Int {
+        try read { Int(try scalar("SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'", as: Int64.self) ?? 0) }
+    }
+
+    public func pendingSummaries(limit: Int?, offset: Int) throws -> [WorkSummary] {
+        try read { try summaries(where: "w.reviewStatus = 'needsReview'", order: "w.id", limit: limit, offset: offset) }
+    }
+
+    public func librarySummaries(limit: Int?, offset: Int) throws -> [WorkSummary] {
+        try read { try summaries(where: "w.reviewStatus != 'needsReview'", order: "w.normalizedTitle, w.id", limit: limit, offset: offset) }
+    }
+
+    public func work(id: Work.ID) throws -> Work? {
+        try read { try load(id) }
+    }
+
+    /// A Work with its authors, editions' ISBNs and library entry status: what review and listings show.
+    private func load(_ id: Int64) throws -> Work? {
+        guard let row = try query("""
+            SELECT title, reviewStatus, revision, originalImagePath, boundingBoxX, boundingBoxY, boundingBoxWidth,
+                   boundingBoxHeight, dateCreated, lastModified, photoContentHash, spineRow, spinePosition, spineLying,
+                   detectionConfidence, readingConfidence, rawText, reader, model, promptVersion, readError, callNumber,
+                   catalogScore, cropFile, firstPublicationYear, primaryProvider, polygon
+            FROM work WHERE id = \(id)
+            """).first else { return nil }
+        let c = row.makeRandomAccess()
+        var w = Work(id: id, title: try c[0].decode(String.self),
+                     reviewStatus: ReviewStatus(rawValue: try c[1].decode(String.self)) ?? .needsReview,
+                     dateCreated: try c[8].decode(Date.self))
+        w.revision = try c[2].decode(Int.self)
+        w.originalImagePath = try c[3].decode(String?.self)
+        if let x = try c[4].decode(Double?.self) {
+            w.boundingBox = BoundingBox(x: x, y: try c[5].decode(Double.self), width: try c[6].decode(Double.self),
+                                        height: try c[7].decode(Double.self))
+        }
+        w.lastModified = try c[9].decode(Date.self)
+        if let hash = try c[10].decode(String?.self) {
+            w.spine = SpineProvenance(photoContentHash: hash, row: try c[11].decode(Int?.self) ?? 0,
+                                      position: try c[12].decode(Int?.self) ?? 0, lying: try c[13].decode(Bool?.self) ?? false,
+                                      polygon: (try c[26].decode(String?.self)).flatMap { try? JSONDecoder().decode([[Double]].self, from: Data($0.utf8)) } ?? [], detectionConfidence: try c[14].decode(Double?.self) ?? 0,
+                                      readingConfidence: try c[15].decode(Double?.self), rawText: try c[16].decode(String?.self),
+                                      reader: try c[17].decode(String?.self), model: try c[18].decode(String?.self),
+                                      promptVersion: try c[19].decode(String?.self), readError: try c[20].decode(String?.self),
+                                      callNumber: try c[21].decode(String?.self), catalogScore: try c[22].decode(Double?.self),
+                                      cropFile: try c[23].decode(String?.self))
+        }
+        w.firstPublicationYear = try c[24].decode(Int?.self)
+        w.primaryProvider = try c[25].decode(String?.self)
+        let names = try query("""
+            SELECT a.name FROM credit c JOIN author a ON a.id = c.authorId
+            WHERE c.workId = \(id) AND c.role = 'author' ORDER BY c.position
+            """).map { try $0.decode(String.self) }
+        w.setAuthorNames(names, at: w.lastModified)
+        w.editions = try query("SELECT id, isbn FROM edition WHERE workId = \(id) ORDER BY id").map {
+            let (eid, isbn) = try $0.decode((Int64, String?).self)
+            return Edition(id: eid, isbn: isbn, dateCreated: w.dateCreated)
+        }
+        if let status = try scalar("SELECT readingStatus FROM libraryEntry WHERE workId = \(id)", as: String.self) {
+            w.libraryEntry = UserLibraryEntry(readingStatus: ReadingStatus(rawValue: status) ?? .toRead, dateAdded: w.lastModified)
+        }
+        return w
+    }
+
+    public func works(includePending: Bool) throws -> [Work] {
+        try read {
+            let ids = try query(PostgresQuery(unsafeSQL: "SELECT id FROM work \(includePending ? "" : "WHERE reviewStatus != 'needsReview'") ORDER BY id"))
+                .map { try $0.decode(Int64.self) }
+            return try ids.compactMap { try load($0) }
+        }
+    }
+
+    private func item(_ id: Int64) throws -> ReviewItem? {
+        guard let work = try load(id) else { return nil }
+        let row = try query("""
+            SELECT COUNT(*), COUNT(*) FILTER (WHERE id < \(id)), COUNT(DISTINCT photoId),
+                   COUNT(DISTINCT photoId) FILTER (WHERE id < \(id) AND photoId IS DISTINCT FROM (SELECT photoId FROM work WHERE id = \(id)))
+            FROM work WHERE reviewStatus = 'needsReview'
+            """).first!
+        let (pending, before, photos, photosBefore) = try row.decode((Int64, Int64, Int64, Int64).self)
+        let onQueue = work.reviewStatus == .needsReview
+        return ReviewItem(work: work, cropURL: cropURLLocked(work), queuePosition: onQueue ? Int(before) + 1 : 0,
+                          pendingCount: Int(pending), photoPosition: Int(photosBefore) + 1, photoCount: Int(photos))
+    }
+
+    public func reviewItem(id: Work.ID) throws -> ReviewItem? { try read { try item(id) } }
+
+    /// The next pending Work nobody else holds, claimed for this process (`holder`) for `reviewLease`: the
+    /// interactive review goes through here, so two people reviewing one library never see the same Work.
+    public func nextPending(after: Work.ID?, wrap: Bool) throws -> ReviewItem? {
+        var id = try claim(reviewer: holder, lease: Self.reviewLease, after: after ?? 0)
+        if id == nil, wrap, (after ?? 0) > 0 { id = try claim(reviewer: holder, lease: Self.reviewLease, after: 0) }
+        return try id.flatMap { try reviewItem(id: $0) }
+    }
+
+    public func previousPending(before: Work.ID) throws -> ReviewItem? {
+        try read {
+            try scalar("""
+                SELECT w.id FROM work w LEFT JOIN reviewClaim c ON c.workId = w.id
+                WHERE w.reviewStatus = 'needsReview' AND w.id < \(before)
+                  AND (c.workId IS NULL OR c.expiresAt < now() OR c.reviewer = \(holder))
+                ORDER BY w.id DESC LIMIT 1
+                """, as: Int64.self).flatMap { try item($0) }
+        }
+    }
+
+    public func claimNextPending(reviewer: String, lease: TimeInterval) throws -> ReviewItem? {
+        guard let id = try claim(reviewer: reviewer, lease: lease, after: 0) else { return nil }
+        return try reviewItem(id: id)
+    }
+
+    /// Claims the first pending Work after `after` that is free (or already `reviewer`'s), and gives back any
+    /// other claim `reviewer` held: one Work in front of each reviewer at a time.
+    private func claim(reviewer: String, lease: TimeInterval, after: Int64) throws -> Int64? {
+        try transaction {
+            // Each try is a new statement, so a new snapshot: a claim another reviewer committed since the last
+            // try is seen. The upsert only takes over an expired claim (or our own), never a live one.
+            for _ in 0..<20 {
+                // SKIP LOCKED: a Work another reviewer is claiming this instant is passed over, not waited for.
+                guard let candidate = try scalar("""
+                    SELECT w.id FROM work w LEFT JOIN reviewClaim c ON c.workId = w.id
+                    WHERE w.reviewStatus = 'needsReview' AND w.id > \(after)
+                      AND (c.workId IS NULL OR c.expiresAt < now() OR c.reviewer = \(reviewer))
+                    ORDER BY (c.reviewer IS NOT DISTINCT FROM \(reviewer) AND \(after) = 0) DESC, w.id
+                    LIMIT 1 FOR UPDATE OF w SKIP LOCKED
+                    """, as: Int64.self) else { break }
+                let won = try query("""
+                    INSERT INTO reviewClaim (workId, reviewer, expiresAt)
+                    VALUES (\(candidate), \(reviewer), now() + make_interval(secs => \(lease)))
+                    ON CONFLICT (workId) DO UPDATE SET reviewer = excluded.reviewer, expiresAt = excluded.expiresAt
+                    WHERE reviewClaim.expiresAt < now() OR reviewClaim.reviewer = excluded.reviewer
+                    RETURNING workId
+                    """)
+                if !won.isEmpty {
+                    try query("DELETE FROM reviewClaim WHERE reviewer = \(reviewer) AND workId != \(candidate)")
+                    return candidate
+                }
+            }
+            try query("DELETE FROM reviewClaim WHERE reviewer = \(reviewer)")
+            return nil
+        }
+    }
+
+    public func saveCursor(_ workID: Work.ID?, session: String, date: Date) throws {
+        try transaction {
+            try query("""
+                INSERT INTO reviewCursor (session, workId, updatedAt) VALUES (\(session), \(workID), \(date))
+                ON CONFLICT (session) DO UPDATE SET workId = excluded.workId, updatedAt = excluded.updatedAt
+                """)
+        }
+    }
+
+    public func cursor(session: String) throws -> Work.ID? {
+        try read { try query("SELECT workId FROM reviewCursor WHERE session = \(session)").first?.decode(Int64?.self) }
+    }
+
+    public func resumeItem(session: String) throws -> ReviewItem? {
+        if let id = try cursor(session: session), let item = try reviewItem(id: id), item.work.reviewStatus == .needsReview {
+            return item
+        }
+        return try nextPending(after: nil, wrap: true)
+    }
+
+    // MARK: Decisions
+
+    public func review(_ decision: ReviewDecision, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt {
+        try transaction {
+            let id = decision.workID
+            // The row lock makes the revision check and the write one step: two reviewers deciding the same
+            // Work at once are serialized, and the second sees the first's revision.
+            guard let row = try query("SELECT title, reviewStatus, revision FROM work WHERE id = \(id) FOR UPDATE").first else {
+                throw LibraryError.notFound(id)
+            }
+            let (title, statusText, revision) = try row.decode((String, String, Int).self)
+            let status = ReviewStatus(rawValue: statusText) ?? .needsReview
+            if let expected = decision.expectedRevision, expected != revision {
+                throw LibraryError.conflict(id, expected: expected, actual: revision)
+            }
+            if let holder = try scalar("""
+                SELECT reviewer FROM reviewClaim WHERE workId = \(id) AND expiresAt > now()
+                  AND reviewer != \(decision.session) AND reviewer != \(holder)
+                """, as: String.self) {
+                throw LibraryError.claimedByOther(id, reviewer: holder)
+            }
+            let resulting: Work.ID?
+            let summary: String
+            switch decision.action {
+            case .verify:
+                guard status == .needsReview else { throw LibraryError.notPending(id, status) }
+                guard var work = try load(id) else { throw LibraryError.notFound(id) }
+                work.reviewStatus = .verified
+                let issues = work.validationIssues(forVerification: true)
+                if !issues.isEmpty { throw LibraryError.invalid(id, ValidationError(issues)) }
+                try accept(id, status: .verified, defaults: defaults, date: date)
+                resulting = id; summary = "verified “\(title)”"
+            case let .edit(edit):
+                guard var work = try load(id) else { throw LibraryError.notFound(id) }
+                try edit.apply(to: &work, date: date)
+                work.reviewStatus = .userEdited
+                let issues = work.validationIssues(forVerification: true)
+                if !issues.isEmpty { throw LibraryError.invalid(id, ValidationError(issues)) }
+                try query("""
+                    UPDATE work SET title = \(work.title), normalizedTitle = \(TextNormalization.normalize(work.title)),
+                        firstPublicationYear = \(work.firstPublicationYear) WHERE id = \(id)
+                    """)
+                if edit.authors != nil { try setAuthors(work.authors.map(\.name), work: id, date: date) }
+                if edit.isbn != nil || edit.format != nil {
+                    for e in work.editions {
+                        let isbns = String(decoding: try JSONEncoder().encode(e.isbns), as: UTF8.self)
+                        if let eid = e.id {
+                            try query("UPDATE edition SET isbn = \(e.isbn), isbns = \(isbns), format = \(e.format.rawValue), lastModified = \(date) WHERE id = \(eid)")
+                        } else {
+                            try query("""
+                                INSERT INTO edition (workId, isbn, isbns, format, dateCreated, lastModified)
+                                VALUES (\(id), \(e.isbn), \(isbns), \(e.format.rawValue), \(date), \(date))
+                                """)
+                        }
+                    }
+                }
+                var d = defaults
+                if let s = edit.readingStatus { d.readingStatus = s; if s == .wishlist { d.owned = false } }
+                if let f = edit.format { d.format = f }
+                try accept(id, status: .userEdited, defaults: d, date: date)
+                resulting = id; summary = "edited “\(work.title)”"
+            case .reject:
+                guard status == .needsReview else { throw LibraryError.notPending(id, status) }
+                try query("DELETE FROM work WHERE id = \(id)")
+                resulting = nil; summary = "rejected “\(title)”"
+            case .merge:
+                throw LibraryError.unsupported("Merging Works")
+            }
+            try query("DELETE FROM reviewClaim WHERE workId = \(id)")
+            let journalID = try scalar("""
+                INSERT INTO journal (session, kind, workId, summary, decidedAt, before, afterRevisions)
+                VALUES (\(decision.session), \(decision.action.journalKind), \(id), \(summary), \(date), '[]', '{}')
+                RETURNING id
+                """, as: Int64.self)!
+            return DecisionReceipt(journalID: journalID, workID: id, resultingWorkID: resulting, summary: summary)
+        }
+    }
+
+    /// Puts a Work in the library: its status, one revision more, and an entry (with an owned edition).
+    private func accept(_ id: Int64, status: ReviewStatus, defaults: ReviewDefaults, date: Date) throws {
+        try query("""
+            UPDATE work SET reviewStatus = \(status.rawValue), revision = revision + 1, lastModified = \(date) WHERE id = \(id)
+            """)
+        var edition = try scalar("SELECT id FROM edition WHERE workId = \(id) ORDER BY id LIMIT 1", as: Int64.self)
+        if edition == nil, defaults.owned {
+            edition = try scalar("""
+                INSERT INTO edition (workId, format, dateCreated, lastModified)
+                VALUES (\(id), \(defaults.format.rawValue), \(date), \(date)) RETURNING id
+                """, as: Int64.self)
+        }
+        try query("""
+            INSERT INTO libraryEntry (workId, editionId, dateAdded, readingStatus, lastModified)
+            VALUES (\(id), \(defaults.owned ? edition : nil), \(date), \(defaults.readingStatus.rawValue), \(date))
+            ON CONFLICT (workId) DO UPDATE SET readingStatus = excluded.readingStatus, lastModified = excluded.lastModified
+            """)
+    }
+
+    public func undoLast(session: String?, date: Date) throws -> UndoReceipt { throw LibraryError.unsupported("Undo") }
+
+    public func journal(limit: Int) throws -> [JournalEntry] {
+        try read {
+            try query("SELECT id, session, kind, workId, summary, decidedAt, undoneAt IS NOT NULL FROM journal ORDER BY id DESC LIMIT \(limit)")
+                .map {
+                    let (id, session, kind, work, summary, decided, undone) = try $0.decode((Int64, String, String, Int64, String, Date, Bool).self)
+                    return JournalEntry(id: id, session: session, kind: kind, workID: work, summary: summary, decidedAt: decided, undone: undone)
+                }
+        }
+    }
+
+    public func duplicateIndex() throws -> DuplicateIndex { DuplicateIndex(works: try works(includePending: false)) }
+
+    public func duplicates(of work: Work, threshold: Double, limit: Int) throws -> [DuplicateCandidate] {
+        try duplicateIndex().candidates(for: work, threshold: threshold, limit: limit)
+    }
+
+    // MARK: Crops
+
+    public func cropURL(for work: Work) -> URL? {
+        lock.withLock { cropURLLocked(work) }
+    }
+
+    private func cropURLLocked(_ work: Work) -> URL? {
+        guard let id = work.id, let name = work.spine?.cropFile else { return nil }
+        let url = cropsDirectory.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        guard let bytes = try? scalar("SELECT jpeg FROM cropImage WHERE workId = \(id)", as: ByteBuffer.self) else { return nil }
+        let tmp = cropsDirectory.appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
+        do {
+            try Data(bytes.readableBytesView).write(to: tmp)
+            try? FileManager.default.removeItem(at: url)
+            try FileManager.default.moveItem(at: tmp, to: url)
+            return url
+        } catch {
+            try? FileManager.default.removeItem(at: tmp)
+            return nil
+        }
+    }
+
+    /// The stored crop's bytes (for copying a library between engines).
+    public func cropJPEG(workID: Work.ID) throws -> [UInt8]? {
+        try read { try scalar("SELECT jpeg FROM cropImage WHERE workId = \(workID)", as: ByteBuffer.self).map { Array($0.readableBytesView) } }
+    }
+
+    // MARK: Library
+
+    public func stats() throws -> LibraryStats {
+        try read {
+            func count(_ sql: String) throws -> Int { Int(try scalar(PostgresQuery(unsafeSQL: sql), as: Int64.self) ?? 0) }
+            var byStatus: [String: Int] = [:]
+            for row in try query("SELECT readingStatus, COUNT(*) FROM libraryEntry GROUP BY readingStatus") {
+                let (s, n) = try row.decode((String, Int64).self)
+                byStatus[s] = Int(n)
+            }
+            return LibraryStats(
+                works: try count("SELECT COUNT(*) FROM work"),
+                pending: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'"),
+                verified: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'verified'"),
+                userEdited: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'userEdited'"),
+                authors: try count("SELECT COUNT(*) FROM author"),
+                editions: try count("SELECT COUNT(*) FROM edition"),
+                photos: try count("SELECT COUNT(*) FROM photo"),
+                owned: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NOT NULL"),
+                wishlist: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NULL AND readingStatus = 'wishlist'"),
+                byReadingStatus: byStatus,
+                decisions: try count("SELECT COUNT(*) FROM journal WHERE undoneAt IS NULL"))
+        }
+    }
+
+    public func exportCSV() throws -> String { throw LibraryError.unsupported("CSV export") }
+    public func exportLibrary() throws -> LibraryExport { throw LibraryError.unsupported("JSON export") }
+    public func importCSV(_ bytes: [UInt8], date: Date) throws -> ImportReport { throw LibraryError.unsupported("CSV import") }
+    public func importCSV(_ text: String, date: Date) throws -> ImportReport { throw LibraryError.unsupported("CSV import") }
+    public func importJSON(_ data: Data, date: Date) throws -> ImportReport { throw LibraryError.unsupported("JSON import") }
+}
+
+extension ReviewAction {
+    var journalKind: String {
+        switch self {
+        case .verify: "verify"
+        case .edit: "edit"
+        case .reject: "reject"
+        case .merge: "merge"
+        }
+    }
+}
+
+/// `postgres://user@host:port/database`, parsed; the password never comes from here.
+struct PostgresLocation: CustomStringConvertible {
+    var user: String
+    var host: String
+    var port: Int
+    var database: String
+    /// `?host=/var/run/postgresql`: a unix-socket directory instead of TCP.
+    var socketDirectory: String?
+
+    init(_ url: String) throws {
+        guard let c = URLComponents(string: url), c.scheme == "postgres" || c.scheme == "postgresql" else {
+            throw LibraryError.cannotOpen(path: url, reason: "not a postgres:// URL (postgres://user@host:5432/database)")
+        }
+        let shown = "postgres://\(c.user ?? "")@\(c.host ?? "")\(c.port.map { ":\($0)" } ?? "")\(c.path)"
+        guard c.password == nil else {
+            throw LibraryError.cannotOpen(path: shown, reason: "a password in the URL would show in process lists and logs; set PGPASSWORD or the config file instead")
+        }
+        guard let user = c.user, !user.isEmpty else {
+            throw LibraryError.cannotOpen(path: shown, reason: "the URL names no user (postgres://user@host:5432/database)")
+        }
+        let database = String(c.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty else {
+            throw LibraryError.cannotOpen(path: shown, reason: "the URL names no database (postgres://user@host:5432/database)")
+        }
+        self.user = user
+        host = c.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+        port = c.port ?? 5432
+        self.database = database
+        socketDirectory = c.queryItems?.first(where: { $0.name == "host" })?.value
+    }
+
+    var description: String {
+        "postgres://\(user)@\(socketDirectory.map { "[\($0)]" } ?? host):\(port)/\(database)"
+    }
+}
