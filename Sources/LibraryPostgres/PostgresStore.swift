@@ -16,8 +16,12 @@ import PostgresNIO
 /// machines see them without a shared file system, and a crop commits or rolls back with its photo. Reading
 /// one writes it to a local cache directory, because review screens show files.
 public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
-    // @unchecked Sendable: `connection` is only used while `lock` is held.
-    private let connection: PostgresConnection
+    // @unchecked Sendable: `connection` is only used, and replaced, while `lock` is held.
+    private var connection: PostgresConnection
+    private let configuration: PostgresConnection.Configuration
+    /// The longest one statement may take before the connection is closed under it: a server that stops
+    /// answering becomes an error, never a hang.
+    public static let statementTimeout: TimeAmount = .seconds(120)
     let lock = NIOLock()
     private let logger = Logger(label: "shelfscan.library.postgres")
     public let path: String? = nil
@@ -45,9 +49,9 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
                            database: location.database, tls: .disable)
         }
         config.options.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
+        configuration = config
         do {
-            connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.next(),
-                                                        configuration: config, id: 1, logger: logger).wait()
+            connection = try Self.connect(config, logger: logger)
         } catch {
             throw LibraryError.cannotOpen(path: location.description, reason: Self.reason(error))
         }
@@ -58,6 +62,43 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     }
 
     deinit { try? connection.close().wait() }
+
+    private static func connect(_ config: PostgresConnection.Configuration, logger: Logger) throws -> PostgresConnection {
+        try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.next(), configuration: config,
+                                       id: 1, logger: logger).wait()
+    }
+
+    /// The connection is gone (server restarted, connection killed, network dropped), as opposed to a statement
+    /// the server refused.
+    static func isConnectionLost(_ error: any Error) -> Bool {
+        guard let e = error as? PSQLError else { return false }
+        switch e.code {
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection: return true
+        case .server:
+            // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 08xxx connection exceptions.
+            let state = e.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("57P") || state.hasPrefix("08")
+        default: return false
+        }
+    }
+
+    /// Runs `attempt` under the lock; if the connection was lost, reconnects once and runs it again (a bounded
+    /// retry: a server restart costs one reconnect, a server that stays down is one clear error). A transaction
+    /// cut off by the drop was rolled back by the server, so running it again never half-applies it; filing is
+    /// keyed by the content hash, so a commit whose answer was lost is not filed twice either.
+    private func withConnection<T>(_ attempt: () throws -> T) throws -> T {
+        try lock.withLock {
+            do {
+                return try attempt()
+            } catch where Self.isConnectionLost(error) {
+                try? connection.close().wait()
+                do { connection = try Self.connect(configuration, logger: logger) } catch { throw wrap(error) }
+                do { return try attempt() } catch { throw wrap(error) }
+            } catch {
+                throw wrap(error)
+            }
+        }
+    }
 
     /// Creates an empty database beside the one `serverURL` names (for tests, benchmarks and `migrate` targets)
     /// and returns its URL. `name` must be a plain lower-case identifier.
@@ -96,6 +137,10 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     @discardableResult
     func query(_ q: PostgresQuery) throws -> [PostgresRow] {
         var rows: [PostgresRow] = []
+        let connection = self.connection
+        // The watchdog closes the connection under a statement that outlives `statementTimeout`.
+        let watchdog = connection.eventLoop.scheduleTask(in: Self.statementTimeout) { let _: EventLoopFuture<Void> = connection.close() }
+        defer { watchdog.cancel() }
         for row in try connection.query(q, logger: logger).wait() { rows.append(row) }
         return rows
     }
@@ -106,27 +151,21 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
 
     /// One transaction: everything `body` does commits together, or nothing does.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try lock.withLock {
+        try withConnection {
+            try query("BEGIN")
             do {
-                try query("BEGIN")
-                do {
-                    let result = try body()
-                    try query("COMMIT")
-                    return result
-                } catch {
-                    _ = try? query("ROLLBACK")
-                    throw error
-                }
+                let result = try body()
+                try query("COMMIT")
+                return result
             } catch {
-                throw wrap(error)
+                if !Self.isConnectionLost(error) { _ = try? query("ROLLBACK") }
+                throw error
             }
         }
     }
 
     func read<T>(_ body: () throws -> T) throws -> T {
-        try lock.withLock {
-            do { return try body() } catch { throw wrap(error) }
-        }
+        try withConnection(body)
     }
 
     private func migrate() throws {

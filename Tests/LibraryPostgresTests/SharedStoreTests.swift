@@ -1,7 +1,7 @@
 import BookModel
 import Foundation
 import Library
-import LibraryPostgres
+@testable import LibraryPostgres
 import Testing
 
 /// The engines a test runs on: SQLite always; PostgreSQL when `SHELFSCAN_TEST_POSTGRES_URL` names a server
@@ -203,6 +203,23 @@ struct PostgresTeamTests {
         #expect(try b.claimPhoto(contentHash: hash(300), worker: "b", lease: 60), "a's lease ran out")
         _ = try b.file(photo(hash(300), [spine("X", position: 0)]))
         #expect(try !a.claimPhoto(contentHash: hash(300), worker: "a", lease: 60), "filed photos are never claimed again")
+    }
+
+    @Test func aDroppedConnectionIsReconnectedOnceAndNothingIsFiledTwice() throws {
+        // Given a library with one photo filed through store a
+        let url = try Engine.freshDatabaseURL()
+        let a = try PostgresLibraryStore(url: url, password: Engine.password)
+        let b = try PostgresLibraryStore(url: url, password: Engine.password)
+        _ = try a.file(photo(hash(400), [spine("X", position: 0)]))
+        // When the server ends a's session, as a restart does
+        let ended = try b.read {
+            try b.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        }
+        #expect(ended.count >= 1)
+        // Then a's next call reconnects and works, and filing the photo again still files nothing
+        #expect(try a.pendingCount() == 1)
+        #expect(try a.file(photo(hash(400), [spine("X", position: 0)])).isEmpty)
+        #expect(try a.stats().photos == 1)
     }
 
     @Test func wrongPasswordOrNoServerIsOneClearError() throws {
