@@ -58,10 +58,12 @@ let package = Package(
         .target(name: "Library", dependencies: ["BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
         // The same library on PostgreSQL (postgres-nio), for teams: several scan workers and reviewers at once.
         .target(name: "LibraryPostgres", dependencies: ["Library", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio")]),
+        // OpenLibrary and Google Books over URLSession: seed-004 normalizers, cache, backoff, circuit.
+        .target(name: "Enrichment", dependencies: ["BookModel", "Catalog"]),
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres",
+                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres", "Enrichment",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -69,7 +71,7 @@ let package = Package(
         // MARK: Command line
         .target(
             name: "ShelfScanCLI",
-            dependencies: ["ShelfScan", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ShelfScan", "Catalog", "Enrichment", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "shelfscan", dependencies: ["ShelfScanCLI"]),
 
@@ -79,6 +81,7 @@ let package = Package(
         .executableTarget(name: "bench-reading", dependencies: ["ShelfImage", "SpineReading", "ShelfScanTestSupport"], path: "Benchmarks/bench-reading"),
         .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "PPOCR", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
+        .executableTarget(name: "eval-enrichment", dependencies: ["Enrichment", "Catalog", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-enrichment"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
         .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel"], path: "Benchmarks/bench-postgres"),
@@ -92,6 +95,7 @@ let package = Package(
         .testTarget(name: "PPOCRTests", dependencies: ["PPOCR", "OnnxRuntime", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
+        .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "BookModel"]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "ShelfImage", "SpineDetection"]),

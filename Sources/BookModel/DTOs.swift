@@ -151,10 +151,12 @@ public struct DetectedBook: Sendable, Equatable, Codable {
     /// Why the spine has no title (`work.title` is then empty): a script can tell an unread spine from a
     /// book by this field, never by a display string. Omitted when the spine was read.
     public var unreadReason: String?
+    /// With `--enrich`: whether a provider's book was applied to `work`/`edition`/`authors`, or why not.
+    public var enrichmentStatus: EnrichmentStatus?
     public init(work: WorkDTO, edition: EditionDTO, confidence: Double, polygon: [[Double]]? = nil, authors: [AuthorDTO]? = nil,
-                unreadReason: String? = nil) {
+                unreadReason: String? = nil, enrichmentStatus: EnrichmentStatus? = nil) {
         self.work = work; self.edition = edition; self.confidence = confidence; self.polygon = polygon; self.authors = authors
-        self.unreadReason = unreadReason
+        self.unreadReason = unreadReason; self.enrichmentStatus = enrichmentStatus
     }
 }
 

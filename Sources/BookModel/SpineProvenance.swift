@@ -24,14 +24,18 @@ public struct SpineProvenance: Sendable, Equatable, Hashable, Codable {
     public var catalogScore: Double?
     /// The crop's file name inside the library's crops directory.
     public var cropFile: String?
+    /// With `--enrich` or `library enrich`: whether a provider's book was applied, or why not.
+    public var enrichmentStatus: EnrichmentStatus?
 
     public init(photoContentHash: String, row: Int = 0, position: Int = 0, lying: Bool = false, polygon: [[Double]] = [],
                 detectionConfidence: Double = 0, readingConfidence: Double? = nil, rawText: String? = nil,
                 reader: String? = nil, model: String? = nil, promptVersion: String? = nil, readError: String? = nil,
-                callNumber: String? = nil, catalogScore: Double? = nil, cropFile: String? = nil) {
+                callNumber: String? = nil, catalogScore: Double? = nil, cropFile: String? = nil,
+                enrichmentStatus: EnrichmentStatus? = nil) {
         self.photoContentHash = photoContentHash; self.row = row; self.position = position; self.lying = lying
         self.polygon = polygon; self.detectionConfidence = detectionConfidence; self.readingConfidence = readingConfidence
         self.rawText = rawText; self.reader = reader; self.model = model; self.promptVersion = promptVersion
         self.readError = readError; self.callNumber = callNumber; self.catalogScore = catalogScore; self.cropFile = cropFile
+        self.enrichmentStatus = enrichmentStatus
     }
 }

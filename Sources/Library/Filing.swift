@@ -39,17 +39,23 @@ public struct SpineFiling: Sendable {
     public var catalogScore: Double?
     /// The upright spine crop, JPEG-encoded; stored as a file beside the library.
     public var cropJPEG: [UInt8]
+    /// A provider's book accepted for this spine (`--enrich`): folded into the filed Work, which still
+    /// waits for review.
+    public var enrichment: EnrichmentRecord?
+    /// Why the spine was or was not enriched; nil when enrichment was not asked for.
+    public var enrichmentStatus: EnrichmentStatus?
 
     public init(title: String?, authors: [String] = [], boundingBox: BoundingBox, polygon: [[Double]] = [], row: Int,
                 position: Int, lying: Bool = false, detectionConfidence: Double, readingConfidence: Double? = nil,
                 rawText: String? = nil, reader: String? = nil, model: String? = nil, promptVersion: String? = nil,
                 readError: String? = nil, isbn: String? = nil, callNumber: String? = nil, catalogScore: Double? = nil,
-                cropJPEG: [UInt8] = []) {
+                cropJPEG: [UInt8] = [], enrichment: EnrichmentRecord? = nil, enrichmentStatus: EnrichmentStatus? = nil) {
         self.title = title; self.authors = authors; self.boundingBox = boundingBox; self.polygon = polygon
         self.row = row; self.position = position; self.lying = lying; self.detectionConfidence = detectionConfidence
         self.readingConfidence = readingConfidence; self.rawText = rawText; self.reader = reader; self.model = model
         self.promptVersion = promptVersion; self.readError = readError; self.isbn = isbn; self.callNumber = callNumber
-        self.catalogScore = catalogScore; self.cropJPEG = cropJPEG
+        self.catalogScore = catalogScore; self.cropJPEG = cropJPEG; self.enrichment = enrichment
+        self.enrichmentStatus = enrichmentStatus
     }
 }
 

@@ -97,10 +97,12 @@ extension LibraryStore {
                                   lying: spine.lying, polygon: spine.polygon, detectionConfidence: spine.detectionConfidence,
                                   readingConfidence: spine.readingConfidence, rawText: spine.rawText, reader: spine.reader,
                                   model: spine.model, promptVersion: spine.promptVersion, readError: spine.readError,
-                                  callNumber: spine.callNumber, catalogScore: spine.catalogScore, cropFile: crop)
+                                  callNumber: spine.callNumber, catalogScore: spine.catalogScore, cropFile: crop,
+                                  enrichmentStatus: spine.enrichmentStatus)
         if let isbn = spine.isbn.flatMap(ISBN.valid) {
             w.editions = [Edition(isbn: isbn, dateCreated: date)]
         }
+        if let enrichment = spine.enrichment { w.applyEnrichment(enrichment, at: date) }
         w.lastModified = date
         return w
     }

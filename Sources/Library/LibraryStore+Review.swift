@@ -9,6 +9,44 @@ extension LibraryStore {
     @discardableResult
     public func review(_ decision: ReviewDecision, defaults: ReviewDefaults = ReviewDefaults(), date: Date = Date()) throws -> DecisionReceipt {
         try run { db in
+            let applied = try applyDecision(db, decision, defaults: defaults, date: date)
+            var journal = JournalRecord(id: nil, session: decision.session, kind: decision.action.kind, workId: decision.workID,
+                                        summary: applied.summary, decidedAt: date, before: try encodeJSON(applied.snapshots),
+                                        afterRevisions: try encodeJSON(applied.after.reduce(into: [String: Int]()) { $0[String($1.key)] = $1.value }),
+                                        undoneAt: nil)
+            try journal.insert(db)
+            return DecisionReceipt(journalID: journal.id!, workID: decision.workID, resultingWorkID: applied.resulting, summary: applied.summary)
+        }
+    }
+
+    /// Many decisions as one: one transaction and one journal row, so one undo puts every Work back.
+    /// Any decision that fails (a conflict, a rule broken) fails them all and nothing is written.
+    /// - Parameter summary: what the journal and the undo message call the whole, e.g. "verified 12 of shelf 2".
+    @discardableResult
+    public func review(batch decisions: [ReviewDecision], summary: String, defaults: ReviewDefaults = ReviewDefaults(),
+                       date: Date = Date()) throws -> DecisionReceipt {
+        guard let first = decisions.first else { throw LibraryError.nothingToUndo }
+        return try run { db in
+            var snapshots: [Work] = []
+            var after: [Work.ID: Int] = [:]
+            for decision in decisions {
+                let applied = try applyDecision(db, decision, defaults: defaults, date: date)
+                snapshots += applied.snapshots
+                after.merge(applied.after) { $1 }
+            }
+            var journal = JournalRecord(id: nil, session: first.session, kind: "bulk", workId: first.workID,
+                                        summary: summary, decidedAt: date, before: try encodeJSON(snapshots),
+                                        afterRevisions: try encodeJSON(after.reduce(into: [String: Int]()) { $0[String($1.key)] = $1.value }),
+                                        undoneAt: nil)
+            try journal.insert(db)
+            return DecisionReceipt(journalID: journal.id!, workID: first.workID, resultingWorkID: nil, summary: summary)
+        }
+    }
+
+    /// One decision inside the caller's transaction: the Works as they were, their revisions after, the
+    /// Work left in the library, and the summary.
+    private func applyDecision(_ db: Database, _ decision: ReviewDecision, defaults: ReviewDefaults, date: Date) throws
+        -> (snapshots: [Work], after: [Work.ID: Int], resulting: Work.ID?, summary: String) {
             guard var work = try WorkGraph.load(db, id: decision.workID) else { throw LibraryError.notFound(decision.workID) }
             if let expected = decision.expectedRevision, expected != work.revision {
                 throw LibraryError.conflict(decision.workID, expected: expected, actual: work.revision)
@@ -63,14 +101,7 @@ extension LibraryStore {
                 resulting = targetID
                 summary = "merged “\(work.title)” into “\(target.title)” (#\(targetID))"
             }
-
-            var journal = JournalRecord(id: nil, session: decision.session, kind: decision.action.kind, workId: decision.workID,
-                                        summary: summary, decidedAt: date, before: try encodeJSON(snapshots),
-                                        afterRevisions: try encodeJSON(after.reduce(into: [String: Int]()) { $0[String($1.key)] = $1.value }),
-                                        undoneAt: nil)
-            try journal.insert(db)
-            return DecisionReceipt(journalID: journal.id!, workID: decision.workID, resultingWorkID: resulting, summary: summary)
-        }
+            return (snapshots, after, resulting, summary)
     }
 
     /// Puts a reviewed Work in the library: an owned copy (an edition, created if the spine gave none) or a
@@ -115,6 +146,15 @@ extension LibraryStore {
                 let id = snapshot.id!
                 let current = try Int.fetchOne(db, sql: "SELECT revision FROM work WHERE id = ?", arguments: [id])
                 if current != after[String(id)] { throw LibraryError.undoConflict(id) }
+            }
+            // Works the decision created (the pieces of a split, the whole of a join) go again, unless
+            // someone has changed them since.
+            let snapshotIDs = Set(snapshots.compactMap(\.id))
+            for (key, revision) in after {
+                guard let id = Int64(key), !snapshotIDs.contains(id) else { continue }
+                let current = try Int.fetchOne(db, sql: "SELECT revision FROM work WHERE id = ?", arguments: [id])
+                if current != revision { throw LibraryError.undoConflict(id) }
+                try WorkGraph.delete(db, id: id)
             }
             for snapshot in snapshots where after[String(snapshot.id!)] != nil { try WorkGraph.delete(db, id: snapshot.id!) }
             for snapshot in snapshots {

@@ -40,6 +40,13 @@ public protocol LibraryStoring: AnyObject, Sendable {
     func cursor(session: String) throws -> Work.ID?
     func resumeItem(session: String) throws -> ReviewItem?
     func review(_ decision: ReviewDecision, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt
+    func review(batch decisions: [ReviewDecision], summary: String, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt
+    func reshape(_ workIDs: [Work.ID], into pieces: [SpinePiece], kind: String, expectedRevisions: [Work.ID: Int],
+                 session: String, date: Date) throws -> ReshapeReceipt
+    func pendingNeighbour(of id: Work.ID, toTheRight: Bool) throws -> Work?
+    func pendingWorks(photoContentHash: String, row: Int?) throws -> [Work]
+    @discardableResult
+    func update(_ work: Work) throws -> Work
     func undoLast(session: String?, date: Date) throws -> UndoReceipt
     func journal(limit: Int) throws -> [JournalEntry]
     func duplicateIndex() throws -> DuplicateIndex
@@ -78,6 +85,16 @@ extension LibraryStoring {
     public func review(_ decision: ReviewDecision, defaults: ReviewDefaults = ReviewDefaults()) throws -> DecisionReceipt {
         try review(decision, defaults: defaults, date: Date())
     }
+    public func review(batch decisions: [ReviewDecision], summary: String, defaults: ReviewDefaults = ReviewDefaults()) throws -> DecisionReceipt {
+        try review(batch: decisions, summary: summary, defaults: defaults, date: Date())
+    }
+    public func reshape(_ workIDs: [Work.ID], into pieces: [SpinePiece], kind: String, expectedRevisions: [Work.ID: Int] = [:],
+                        session: String) throws -> ReshapeReceipt {
+        try reshape(workIDs, into: pieces, kind: kind, expectedRevisions: expectedRevisions, session: session, date: Date())
+    }
+    public func pendingNeighbour(of id: Work.ID) throws -> Work? { try pendingNeighbour(of: id, toTheRight: true) }
+    public func pendingWorks(photoContentHash: String) throws -> [Work] { try pendingWorks(photoContentHash: photoContentHash, row: nil) }
+    public func duplicates(of work: Work, threshold: Double) throws -> [DuplicateCandidate] { try duplicates(of: work, threshold: threshold, limit: 5) }
     public func undoLast(session: String? = nil) throws -> UndoReceipt { try undoLast(session: session, date: Date()) }
     public func journal() throws -> [JournalEntry] { try journal(limit: 20) }
     public func duplicates(of work: Work) throws -> [DuplicateCandidate] { try duplicates(of: work, threshold: 0.75, limit: 5) }

@@ -189,6 +189,7 @@ struct WorkRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var callNumber: String?
     var catalogScore: Double?
     var cropFile: String?
+    var enrichmentStatus: EnrichmentStatus?
 
     init(_ w: Work, photoId: Int64?) {
         id = w.id; title = w.title.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -208,6 +209,7 @@ struct WorkRecord: Codable, FetchableRecord, MutablePersistableRecord {
         polygon = s?.polygon; detectionConfidence = s?.detectionConfidence; readingConfidence = s?.readingConfidence
         rawText = s?.rawText; reader = s?.reader; model = s?.model; promptVersion = s?.promptVersion
         readError = s?.readError; callNumber = s?.callNumber; catalogScore = s?.catalogScore; cropFile = s?.cropFile
+        enrichmentStatus = s?.enrichmentStatus
     }
 
     /// The Work without its relationships (the store adds credits, editions and entry).
@@ -231,7 +233,7 @@ struct WorkRecord: Codable, FetchableRecord, MutablePersistableRecord {
                                       detectionConfidence: detectionConfidence ?? 0, readingConfidence: readingConfidence,
                                       rawText: rawText, reader: reader, model: model, promptVersion: promptVersion,
                                       readError: readError, callNumber: callNumber, catalogScore: catalogScore,
-                                      cropFile: cropFile)
+                                      cropFile: cropFile, enrichmentStatus: enrichmentStatus)
         }
         return w
     }

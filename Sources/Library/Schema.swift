@@ -169,6 +169,11 @@ enum Schema {
                 t.column("updatedAt", .datetime).notNull()
             }
         }
+
+        migrator.registerMigration("v4 enrichment status") { db in
+            // JSON: {state, provider?, score?, failures?, requests?}; NULL when enrichment was not asked for.
+            try db.alter(table: "work") { t in t.add(column: "enrichmentStatus", .text) }
+        }
         return migrator
     }
 }

@@ -597,6 +597,38 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
 
     public func undoLast(session: String?, date: Date) throws -> UndoReceipt { throw LibraryError.unsupported("Undo") }
 
+    public func review(batch decisions: [ReviewDecision], summary: String, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt {
+        throw LibraryError.unsupported("Deciding several spines at once")
+    }
+
+    public func reshape(_ workIDs: [Work.ID], into pieces: [SpinePiece], kind: String, expectedRevisions: [Work.ID: Int],
+                        session: String, date: Date) throws -> ReshapeReceipt {
+        throw LibraryError.unsupported("Splitting or joining spines")
+    }
+
+    @discardableResult
+    public func update(_ work: Work) throws -> Work { throw LibraryError.unsupported("Editing a Work outside review (enrich)") }
+
+    public func pendingNeighbour(of id: Work.ID, toTheRight: Bool) throws -> Work? {
+        try read {
+            let neighbour = try scalar(PostgresQuery(unsafeSQL: """
+                SELECT n.id FROM work w JOIN work n ON n.photoId = w.photoId AND n.spineRow = w.spineRow
+                WHERE w.id = $1 AND n.reviewStatus = 'needsReview' AND n.spinePosition \(toTheRight ? ">" : "<") w.spinePosition
+                ORDER BY n.spinePosition \(toTheRight ? "ASC" : "DESC") LIMIT 1
+                """, binds: { var b = PostgresBindings(); b.append(id); return b }()), as: Int64.self)
+            return try neighbour.flatMap { try load($0) }
+        }
+    }
+
+    public func pendingWorks(photoContentHash: String, row: Int?) throws -> [Work] {
+        try read {
+            try query("""
+                SELECT id FROM work WHERE photoContentHash = \(photoContentHash) AND reviewStatus = 'needsReview'
+                  AND (\(row)::bigint IS NULL OR spineRow = \(row)) ORDER BY spineRow, spinePosition
+                """).map { try $0.decode(Int64.self) }.compactMap { try load($0) }
+        }
+    }
+
     public func journal(limit: Int) throws -> [JournalEntry] {
         try read {
             try query("SELECT id, session, kind, workId, summary, decidedAt, undoneAt IS NOT NULL FROM journal ORDER BY id DESC LIMIT \(limit)")

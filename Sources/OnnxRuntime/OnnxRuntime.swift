@@ -73,6 +73,11 @@ public final class OnnxSession: @unchecked Sendable {
         try api.check(api.fn(.setIntraOpNumThreads, SetIntOptionFn.self)(options, Int32(max(1, threads))), "SetIntraOpNumThreads")
         try api.check(api.fn(.setInterOpNumThreads, SetIntOptionFn.self)(options, 1), "SetInterOpNumThreads")
         try api.check(api.fn(.setSessionGraphOptimizationLevel, SetIntOptionFn.self)(options, 99), "SetSessionGraphOptimizationLevel")
+        // Every spine and text line has its own input shape. The memory-pattern cache keeps a plan per shape
+        // and the arena keeps its high-water mark, so over a folder of photos both only grow; without them
+        // each run allocates what it needs and gives it back.
+        try api.check(api.fn(.disableMemPattern, SessionOptionsFn.self)(options), "DisableMemPattern")
+        try api.check(api.fn(.disableCpuMemArena, SessionOptionsFn.self)(options), "DisableCpuMemArena")
         var session: OpaquePointer?
         do {
             try api.check(api.fn(.createSession, CreateSessionFn.self)(runtime.env, modelPath, options, &session), "CreateSession")

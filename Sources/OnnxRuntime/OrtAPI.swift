@@ -22,6 +22,8 @@ enum OrtSlot: Int {
     case createSession = 7
     case run = 9
     case createSessionOptions = 10
+    case disableMemPattern = 17
+    case disableCpuMemArena = 19
     case setSessionGraphOptimizationLevel = 23
     case setIntraOpNumThreads = 24
     case setInterOpNumThreads = 25
@@ -63,6 +65,7 @@ typealias RunFn = @convention(c) (
     UnsafePointer<UnsafePointer<CChar>?>, Int, UnsafeMutablePointer<OpaquePointer?>) -> OrtStatusPtr
 typealias CreateSessionOptionsFn = @convention(c) (UnsafeMutablePointer<OpaquePointer?>) -> OrtStatusPtr
 typealias SetIntOptionFn = @convention(c) (OpaquePointer?, Int32) -> OrtStatusPtr
+typealias SessionOptionsFn = @convention(c) (OpaquePointer?) -> OrtStatusPtr
 typealias SessionGetCountFn = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int>) -> OrtStatusPtr
 typealias SessionGetNameFn = @convention(c) (OpaquePointer?, Int, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> OrtStatusPtr
 typealias CreateTensorWithDataFn = @convention(c) (

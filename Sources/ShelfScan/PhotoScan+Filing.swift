@@ -30,7 +30,9 @@ extension PhotoScanner {
                     isbn: spine.bestISBN,
                     callNumber: match?.accepted == true ? match?.callNumber : nil,
                     catalogScore: match?.score,
-                    cropJPEG: spine.cropJPEG ?? []
+                    cropJPEG: spine.cropJPEG ?? [],
+                    enrichment: spine.enrichment?.accepted?.book.record,
+                    enrichmentStatus: spine.enrichment?.status
                 )
             }
         )

@@ -1,4 +1,5 @@
 import Catalog
+import Enrichment
 import Foundation
 import Library
 import ShelfImage
@@ -15,6 +16,8 @@ public struct PhotoScanner: Sendable {
     public var reader: (any SpineReader)?
     public var catalog: CatalogIndex?
     public var library: (any LibraryStoring)?
+    /// Metadata providers asked for each reading (`--enrich`); nil asks none.
+    public var enricher: Enricher?
 
     public init(
         configuration: ScanConfiguration = .init(),
@@ -137,6 +140,7 @@ public struct PhotoScanner: Sendable {
                 spines[index].catalogMatch = CatalogApplication.bestMatch(for: reading, in: catalog)
             }
         }
+        if let enricher { await EnrichmentApplication.enrich(&spines, with: enricher) }
         return PhotoScan(
             path: path, contentHash: contentHash,
             width: info.uprightWidth, height: info.uprightHeight,

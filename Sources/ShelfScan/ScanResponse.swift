@@ -6,17 +6,20 @@ extension ScannedSpine {
     /// The title a person would file: the catalogue's when it was accepted, else the reading's, else
     /// `Work.unreadTitle` so the spine still reaches the review queue.
     public var bestTitle: String {
+        if let book = enrichment?.accepted?.book { return book.work.title }
         if let match = catalogMatch, match.accepted { return match.title }
         if let title = reading?.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty { return title }
         return Work.unreadTitle
     }
 
     public var bestAuthors: [String] {
+        if let book = enrichment?.accepted?.book, !book.authors.isEmpty { return book.authors.map(\.name) }
         if let match = catalogMatch, match.accepted, !match.authors.isEmpty { return match.authors }
         return reading?.authors.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? []
     }
 
     public var bestISBN: String? {
+        if let book = enrichment?.accepted?.book, let isbn = book.edition.isbn { return isbn }
         if let match = catalogMatch, match.accepted { return match.isbn }
         return nil
     }
@@ -40,6 +43,7 @@ extension PhotoScan {
     /// pending-review Work with the photo's path and the spine's box, plus its polygon and authors.
     public var response: BookshelfScanResponse {
         let books = spines.map { spine in
+            if let enriched = spine.enrichedBook(photoPath: path) { return enriched }
             let isbn = spine.bestISBN
             let unread = spine.bestTitle == Work.unreadTitle
             return DetectedBook(
@@ -49,7 +53,8 @@ extension PhotoScan {
                 confidence: ScannedSpine.rounded(spine.confidence),
                 polygon: spine.polygon,
                 authors: spine.bestAuthors.map { AuthorDTO(name: $0) },
-                unreadReason: unread ? (spine.reading?.error ?? (spine.reading == nil ? "not read" : "no title found")) : nil
+                unreadReason: unread ? (spine.reading?.error ?? (spine.reading == nil ? "not read" : "no title found")) : nil,
+                enrichmentStatus: spine.enrichment?.status
             )
         }
         return BookshelfScanResponse(jobId: contentHash, detectedBooks: books)

@@ -1,12 +1,15 @@
 import Foundation
 import SpineDetection
 import SpineReading
+import Enrichment
 
 /// One spine as the pipeline saw it: where it is, what was read, what the catalogue said.
 public struct ScannedSpine: Sendable {
     public var detection: DetectedSpine
     public var reading: Reading?
     public var catalogMatch: CatalogMatchSummary?
+    /// With `--enrich`: the provider's answer (or why there is none).
+    public var enrichment: EnrichmentResult?
     /// The JPEG stored for review (nil when no crop was made, as in a detection-only dry run).
     public var cropJPEG: [UInt8]?
 

@@ -1,39 +1,77 @@
 import Foundation
 import ShelfImage
 
-/// Draws a spine crop in the terminal: kitty graphics when the terminal speaks it, else 24-bit colour
-/// half blocks (two pixels per cell), else (NO_COLOR) a grey ramp of plain characters.
-enum CropRenderer {
-    enum Mode: Equatable { case kitty, halfBlocks, ascii }
+/// An image laid out for the screen: `lines` are its text rows (half blocks or plain characters), or blank
+/// rows when a graphics protocol draws it; then `overlay` is the escape string that draws it, sent with
+/// the cursor at the picture's top-left cell.
+struct Picture: Equatable, Sendable {
+    var columns: Int
+    var rows: Int
+    var lines: [String]
+    var overlay: String?
 
-    /// kitty (and terminals that implement its graphics protocol) announce themselves in the environment.
+    static let empty = Picture(columns: 0, rows: 0, lines: [], overlay: nil)
+}
+
+/// Draws an image in the terminal with the best protocol it speaks: kitty graphics, sixel, iTerm2 inline
+/// images; else 24-bit colour half blocks (two pixels per cell); else (NO_COLOR) a grey ramp of characters.
+enum CropRenderer {
+    enum Mode: String, Equatable, Sendable, CaseIterable { case kitty, sixel, iterm, halfBlocks = "blocks", ascii = "text" }
+
+    /// What the environment says about the terminal. Sixel support that only the terminal's own answer
+    /// reveals (xterm -ti vt340, a sixel-enabled tmux) is found by `Terminal.probeSixel()`.
     static func mode(environment: [String: String], colorAllowed: Bool) -> Mode {
         guard colorAllowed else { return .ascii }
         let term = environment["TERM"] ?? "", program = environment["TERM_PROGRAM"] ?? ""
         if environment["KITTY_WINDOW_ID"] != nil || term.contains("kitty") || program == "WezTerm" || program == "ghostty" {
             return .kitty
         }
+        if program == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" { return .iterm }
+        if term.hasPrefix("foot") || term.hasPrefix("mlterm") || term.hasPrefix("yaft") || term.hasPrefix("contour")
+            || environment["WT_SESSION"] != nil {
+            return .sixel
+        }
         return .halfBlocks
     }
 
-    /// The crop's cell size inside a box of `columns` x `rows`, keeping its shape (a cell is about twice as
-    /// tall as it is wide).
-    static func fit(width: Int, height: Int, columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+    /// The image's cell size inside a box of `columns` x `rows`, keeping its shape; a cell is
+    /// `cellAspect` times as tall as it is wide (2 for the usual fonts).
+    static func fit(width: Int, height: Int, columns: Int, rows: Int, cellAspect: Double = 2) -> (columns: Int, rows: Int) {
         guard width > 0, height > 0, columns > 0, rows > 0 else { return (0, 0) }
-        let scale = min(Double(columns) / Double(width), Double(rows * 2) / Double(height))
-        return (max(1, Int(Double(width) * scale)), max(1, Int((Double(height) * scale / 2).rounded(.up))))
+        let scale = min(Double(columns) / Double(width), Double(rows) * cellAspect / Double(height))
+        return (max(1, min(columns, Int(Double(width) * scale))), max(1, min(rows, Int((Double(height) * scale / cellAspect).rounded(.up)))))
     }
 
-    /// One string per terminal row. For kitty, the first row carries the image and the others are blank
-    /// space it is drawn over.
-    static func render(_ image: RGBImage, columns: Int, rows: Int, mode: Mode) -> [String] {
-        let size = fit(width: image.width, height: image.height, columns: columns, rows: rows)
-        guard size.columns > 0 else { return [] }
+    /// The picture of `image` fitted into `columns` x `rows` cells of `cellPixels` pixels each.
+    static func picture(_ image: RGBImage, columns: Int, rows: Int, mode: Mode, cellPixels: (width: Int, height: Int) = (10, 20)) -> Picture {
+        let aspect = Double(max(1, cellPixels.height)) / Double(max(1, cellPixels.width))
+        let size = fit(width: image.width, height: image.height, columns: columns, rows: rows, cellAspect: aspect)
+        guard size.columns > 0 else { return .empty }
+        let blank = Array(repeating: String(repeating: " ", count: size.columns), count: size.rows)
         switch mode {
         case .kitty:
-            return kitty(image, size: size)
-        case .halfBlocks:
-            let small = image.downscaled(width: size.columns, height: size.rows * 2)
+            return Picture(columns: size.columns, rows: size.rows, lines: blank, overlay: kitty(image, size: size))
+        case .sixel:
+            // Sixel has no cell placement: the pixels are sent at the size they take on screen.
+            let px = image.resized(width: max(1, size.columns * cellPixels.width), height: max(1, size.rows * cellPixels.height))
+            return Picture(columns: size.columns, rows: size.rows, lines: blank, overlay: SixelEncoder.encode(px))
+        case .iterm:
+            return Picture(columns: size.columns, rows: size.rows, lines: blank, overlay: iterm(image, size: size))
+        case .halfBlocks, .ascii:
+            return Picture(columns: size.columns, rows: size.rows, lines: textLines(image, size: size, mode: mode), overlay: nil)
+        }
+    }
+
+    /// One string per terminal row (half blocks or characters; blank rows under a graphics overlay).
+    static func render(_ image: RGBImage, columns: Int, rows: Int, mode: Mode) -> [String] {
+        let p = picture(image, columns: columns, rows: rows, mode: mode)
+        guard let overlay = p.overlay, !p.lines.isEmpty else { return p.lines }
+        return [overlay + p.lines[0]] + p.lines.dropFirst()
+    }
+
+    private static func textLines(_ image: RGBImage, size: (columns: Int, rows: Int), mode: Mode) -> [String] {
+        if mode == .halfBlocks {
+            let small = image.resized(width: size.columns, height: size.rows * 2)
             return (0..<size.rows).map { r in
                 var line = ""
                 for c in 0..<size.columns {
@@ -42,16 +80,15 @@ enum CropRenderer {
                 }
                 return line + "\u{1B}[0m"
             }
-        case .ascii:
-            let ramp = Array(" .:-=+*#%@")
-            let small = image.downscaled(width: size.columns, height: size.rows)
-            return (0..<size.rows).map { r in
-                String((0..<size.columns).map { c -> Character in
-                    let p = pixel(small, c, r)
-                    let luma = (299 * Int(p.0) + 587 * Int(p.1) + 114 * Int(p.2)) / 1000
-                    return ramp[min(ramp.count - 1, (255 - luma) * ramp.count / 256)]
-                })
-            }
+        }
+        let ramp = Array(" .:-=+*#%@")
+        let small = image.resized(width: size.columns, height: size.rows)
+        return (0..<size.rows).map { r in
+            String((0..<size.columns).map { c -> Character in
+                let p = pixel(small, c, r)
+                let luma = (299 * Int(p.0) + 587 * Int(p.1) + 114 * Int(p.2)) / 1000
+                return ramp[min(ramp.count - 1, (255 - luma) * ramp.count / 256)]
+            })
         }
     }
 
@@ -62,7 +99,7 @@ enum CropRenderer {
     }
 
     /// kitty's graphics protocol: raw RGB (f=24), base64 in 4 KiB chunks, placed over `size` cells.
-    private static func kitty(_ image: RGBImage, size: (columns: Int, rows: Int)) -> [String] {
+    private static func kitty(_ image: RGBImage, size: (columns: Int, rows: Int)) -> String {
         let small = image.width * image.height > 400_000 ? image.downscaled(maxSide: 800) : image
         let payload = Data(small.pixels).base64EncodedString()
         var out = ""
@@ -76,6 +113,14 @@ enum CropRenderer {
             first = false
             start = end
         }
-        return [out + String(repeating: " ", count: size.columns)] + Array(repeating: String(repeating: " ", count: size.columns), count: max(0, size.rows - 1))
+        return out
+    }
+
+    /// iTerm2's inline image (OSC 1337 File=): a JPEG, stretched over exactly `size` cells.
+    private static func iterm(_ image: RGBImage, size: (columns: Int, rows: Int)) -> String {
+        let small = image.width * image.height > 400_000 ? image.downscaled(maxSide: 800) : image
+        guard let jpeg = try? small.jpegData(quality: 85) else { return "" }
+        return "\u{1B}]1337;File=inline=1;size=\(jpeg.count);width=\(size.columns);height=\(size.rows);preserveAspectRatio=0:"
+            + Data(jpeg).base64EncodedString() + "\u{07}"
     }
 }

@@ -13,7 +13,8 @@ struct LibraryCommand: ParsableCommand {
               shelfscan library export --format csv --output books.csv
               shelfscan library import goodreads_library_export.csv
             """,
-        subcommands: [LibraryList.self, LibraryShow.self, LibraryStatsCommand.self, LibraryExportCommand.self, LibraryImportCommand.self, LibraryMigrateCommand.self]
+        subcommands: [LibraryList.self, LibraryShow.self, LibraryStatsCommand.self, LibraryExportCommand.self, LibraryImportCommand.self,
+                      LibraryEnrichCommand.self, LibraryMigrateCommand.self]
     )
 }
 
@@ -70,7 +71,7 @@ struct LibraryStatsCommand: ParsableCommand {
 }
 
 struct LibraryExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export reviewed books as JSON (seed-004 envelope) or Goodreads CSV.")
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export reviewed books as JSON or Goodreads CSV.")
     enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv }
     @OptionGroup var library: LibraryOptions
     @Option(name: .long, help: "json or csv.") var format: Format = .json

@@ -24,7 +24,7 @@ struct LibraryOptions: ParsableArguments {
 
 /// `--json` and `--quiet`, shared by every command that prints results.
 struct OutputOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print seed-004 JSON envelopes (JSON Lines for several results) instead of text.")
+    @Flag(name: .long, help: "Print JSON instead of text (one line per result when there are several; the README describes the fields).")
     var json = false
 
     @Flag(name: .shortAndLong, help: "Print results only: no progress, no summary.")

@@ -1,5 +1,7 @@
 import BookModel
+import Foundation
 import Library
+import ShelfImage
 
 /// Carries out a review session's effects against the store, terminal-free, so a test can drive a whole
 /// session (keys in, database state out) without a terminal.
@@ -13,6 +15,10 @@ struct ReviewRunner {
     var catalogLookup: (@Sendable (Work) -> [CatalogCandidate])?
     /// Runs the person's editor on a form and returns what they saved (nil: it could not run).
     var editor: ((String) -> String?)?
+    /// Shows a file in the desktop viewer; returns the line to show the person.
+    var opener: ((String) -> String)?
+    /// Where `/` looks, in the order hits are listed: the library first, then the catalogue and any other.
+    var searchProviders: [any SearchProvider]
     private(set) var quit = false
 
     init(store: any LibraryStoring, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
@@ -23,6 +29,7 @@ struct ReviewRunner {
         self.session = session
         self.catalogLookup = catalogLookup
         self.defaults = defaults
+        searchProviders = [LibrarySearch(store: store)]
         index = try store.duplicateIndex()
     }
 
@@ -63,6 +70,22 @@ struct ReviewRunner {
                     event = nil
                 case let .openEditor(form):
                     event = .editorClosed(editor?(form))
+                case let .loadGroup(hash):
+                    event = .groupLoaded(try store.pendingWorks(photoContentHash: hash))
+                case let .decideBatch(decisions, summary):
+                    let receipt = try store.review(batch: decisions, summary: summary, defaults: defaults)
+                    for d in decisions { if let w = try store.work(id: d.workID), w.reviewStatus != .needsReview { index.add(w) } }
+                    event = .batchDecided(receipt, count: decisions.count)
+                case let .split(id, revision, fraction):
+                    event = try split(id, revision: revision, at: fraction)
+                case let .join(id, revision):
+                    event = try join(id, revision: revision)
+                case let .search(text):
+                    var hits: [SearchHit] = []
+                    for provider in searchProviders { hits += (try? provider.search(text, limit: 9)) ?? [] }
+                    event = .searched(Array(hits.prefix(9)))
+                case let .open(path):
+                    event = .opened(opener?(path) ?? "No viewer here: the file is \(path)")
                 case .quit:
                     quit = true
                     event = nil
@@ -73,6 +96,37 @@ struct ReviewRunner {
                 event = .failed(.importFailed("\(error)"))
             }
             if let event { queue.append(contentsOf: session.handle(event)) }
+        }
+    }
+
+    private func crop(of work: Work) throws -> RGBImage {
+        guard let url = store.cropURL(for: work) else { throw LibraryError.importFailed("“\(work.title)” has no crop file to cut.") }
+        do { return try ImageDecoder.decode(fileAt: url.path) } catch {
+            throw LibraryError.importFailed("Cannot read the crop \(url.lastPathComponent): \(error)")
+        }
+    }
+
+    private func split(_ id: Work.ID, revision: Int, at fraction: Double) throws -> ReviewEvent {
+        guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
+        do {
+            let pieces = try SpineReshape.split(work, crop: try crop(of: work), at: fraction)
+            return .reshaped(try store.reshape([id], into: pieces, kind: "split", expectedRevisions: [id: revision], session: session.sessionName))
+        } catch let failure as SpineReshape.Failure {
+            return .failedSoftly(failure.description)
+        }
+    }
+
+    private func join(_ id: Work.ID, revision: Int) throws -> ReviewEvent {
+        guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
+        guard let right = try store.pendingNeighbour(of: id) else {
+            return .failedSoftly("No pending box to the right of this one on its shelf to join with.")
+        }
+        do {
+            let piece = try SpineReshape.join(work, right, crops: (try crop(of: work), try crop(of: right)))
+            return .reshaped(try store.reshape([id, right.id!], into: [piece], kind: "join",
+                                               expectedRevisions: [id: revision, right.id!: right.revision], session: session.sessionName))
+        } catch let failure as SpineReshape.Failure {
+            return .failedSoftly(failure.description)
         }
     }
 

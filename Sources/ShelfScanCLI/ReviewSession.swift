@@ -1,5 +1,6 @@
 import BookModel
 import Library
+import SpineReading
 
 /// A key the review session understands, already decoded from the terminal's bytes.
 enum Key: Equatable, Sendable {
@@ -9,8 +10,17 @@ enum Key: Equatable, Sendable {
     case escape
     /// Ctrl-C or Ctrl-D: leave at once. Every decision is already committed, so nothing is lost.
     case interrupt
-    /// Ctrl-E in the edit form: edit all fields at once in $VISUAL/$EDITOR.
+    /// Ctrl-O in the edit form: edit all fields at once in $VISUAL/$EDITOR. (Ctrl-E is readline's end of
+    /// line, which people type without thinking.)
     case openEditor
+    case tab
+    case left, right, up, down, home, end, delete, pageUp, pageDown
+    /// Ctrl-Left and Ctrl-Right: a word at a time, as Alt-B and Alt-F.
+    case ctrlLeft, ctrlRight
+    /// A control key other than those above, by its lowercase letter: `.ctrl("u")` is Ctrl-U.
+    case ctrl(Character)
+    /// Alt (Meta) with a key, sent by terminals as Esc then the key: `.alt("b")` is Alt-B.
+    case alt(Character)
     /// A whole line, from input that is not a raw terminal (a pipe, a script): a key in the decision
     /// prompt (empty = Enter), the field's text in the edit form.
     case line(String)
@@ -27,6 +37,18 @@ enum ReviewEffect: Equatable, Sendable {
     case saveCursor(Work.ID?)
     /// Let the person edit this YAML form in their editor; the result comes back as `.editorClosed`.
     case openEditor(String)
+    /// Show this file in the desktop's viewer (`xdg-open`); the outcome comes back as `.opened`.
+    case open(String)
+    /// The pending Works of this photo, for the bulk menu's counts (`.groupLoaded`).
+    case loadGroup(photoContentHash: String)
+    /// Several decisions as one (one transaction, one undo).
+    case decideBatch([ReviewDecision], summary: String)
+    /// Cut the box in two at `fraction` of its width; the pieces come back as `.reshaped`.
+    case split(Work.ID, revision: Int, at: Double)
+    /// Join the box with its right-hand neighbour on the shelf.
+    case join(Work.ID, revision: Int)
+    /// Look for a book by the words typed (`.searched`).
+    case search(String)
     case quit
 }
 
@@ -40,6 +62,14 @@ enum ReviewEvent: Equatable, Sendable {
     case failed(LibraryError)
     /// The edited form, or nil when the editor could not run or exited with an error.
     case editorClosed(String?)
+    /// What opening a file in the viewer did, as a line for the person.
+    case opened(String)
+    case groupLoaded([Work])
+    /// Something the person asked for cannot be done here; the Work on screen stays, with this line.
+    case failedSoftly(String)
+    case batchDecided(DecisionReceipt, count: Int)
+    case reshaped(ReshapeReceipt)
+    case searched([SearchHit])
 }
 
 /// A book from the configured catalogue that the spine's reading resembles.
@@ -60,6 +90,14 @@ struct ReviewSession: Equatable, Sendable {
         case editing(EditForm)
         case pickingMerge
         case pickingCatalog
+        /// The bulk menu over this photo's pending Works (`group`).
+        case bulk
+        /// Choosing where to cut the box in two (a fraction of its width, left to right in the photo).
+        case splitting(Double)
+        /// Typing words to look for; `searchHits` follow the text.
+        case searching(LineEditor)
+        /// The hits shown, waiting for a number.
+        case pickingSearch
         case help
         case empty
         case finished
@@ -69,9 +107,18 @@ struct ReviewSession: Equatable, Sendable {
     struct EditForm: Equatable, Sendable {
         enum Field: String, CaseIterable, Sendable { case title, authors, isbn, year }
         var field: Field = .title
-        var buffer: String = ""
+        /// The field being typed, with readline's keys.
+        var editor = LineEditor()
         var values: [Field: String] = [:]
         var error: String?
+        /// The title line the author/title splits were taken from, and the split shown now (Tab cycles).
+        var splitSource: String?
+        var splitIndex = -1
+
+        var buffer: String {
+            get { editor.text }
+            set { editor = LineEditor(newValue) }
+        }
     }
 
     enum Default: Equatable, Sendable { case verify, edit, merge(Int) }
@@ -86,12 +133,26 @@ struct ReviewSession: Equatable, Sendable {
     var message: String?
     /// Decisions made in this session (shown in the footer, a reason to feel good).
     var decided = 0
+    /// How many Works each journal entry of this session decided (a bulk verify many, a split none), so
+    /// undo takes back the right count.
+    private var decidedPerEntry: [Int] = []
     /// Below this reading confidence the reading is shown in yellow, below half of it in red.
     var confidenceThreshold = 0.6
+    /// The spine picture turned half round (T), for the spines printed bottom to top.
+    var flipped = false
+    /// This photo's pending Works while the bulk menu is open.
+    var group: [Work] = []
+    /// Bulk verify takes readings at or above this confidence (+ and - in the menu change it).
+    var bulkThreshold = 0.8
+    var searchHits: [SearchHit] = []
+    /// What the last search looked for (kept so / opens on it again).
+    var searchText = ""
 
     init(sessionName: String = "review") { self.sessionName = sessionName }
 
     var work: Work? { item?.work }
+
+    var isEditing: Bool { if case .editing = mode { true } else { false } }
 
     /// What Enter does: merge when the library already has this book (seed 004's 0.90 bar), verify when the
     /// reading can be verified as it is, else edit.
@@ -109,6 +170,7 @@ struct ReviewSession: Equatable, Sendable {
     mutating func handle(_ event: ReviewEvent) -> [ReviewEffect] {
         switch event {
         case let .loaded(item, candidates, catalog):
+            if item?.work.id != self.item?.work.id { flipped = false }
             self.item = item
             self.candidates = candidates
             self.catalog = catalog
@@ -116,11 +178,12 @@ struct ReviewSession: Equatable, Sendable {
             return [.saveCursor(item?.work.id)]
         case let .decided(receipt):
             decided += 1
+            decidedPerEntry.append(1)
             message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst() + " · U undoes"
             mode = .loading
             return [.loadNext(after: receipt.workID)]
         case let .undone(receipt):
-            decided = max(0, decided - 1)
+            decided = max(0, decided - (decidedPerEntry.popLast() ?? 1))
             message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst()
             mode = .loading
             return receipt.restoredWorkIDs.first.map { [.loadItem($0)] } ?? [.loadNext(after: nil)]
@@ -128,6 +191,32 @@ struct ReviewSession: Equatable, Sendable {
             return failed(error)
         case let .editorClosed(text):
             return editorClosed(text)
+        case let .opened(text):
+            message = text
+            return []
+        case let .failedSoftly(text):
+            message = text
+            mode = item == nil ? .empty : .deciding
+            return []
+        case let .groupLoaded(works):
+            group = works
+            mode = .bulk
+            message = nil
+            return []
+        case let .batchDecided(receipt, count):
+            decided += count
+            decidedPerEntry.append(count)
+            message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst() + " · U undoes"
+            mode = .loading
+            return [.loadNext(after: work?.id)]
+        case let .reshaped(receipt):
+            decidedPerEntry.append(0)
+            message = receipt.summary.prefix(1).uppercased() + receipt.summary.dropFirst() + " · U undoes"
+            mode = .loading
+            return receipt.created.first.map { [.loadItem($0)] } ?? [.loadNext(after: nil)]
+        case let .searched(hits):
+            searchHits = hits
+            return []
         case let .key(key):
             return handle(key)
         }
@@ -164,7 +253,7 @@ struct ReviewSession: Equatable, Sendable {
             }
             return handle(text.isEmpty ? .enter : .char(text.first!))
         }
-        if key == .interrupt {
+        if key == .interrupt || (key == .ctrl("d") && !isEditing) {
             mode = .finished
             return [.saveCursor(item?.work.id), .quit]
         }
@@ -201,7 +290,111 @@ struct ReviewSession: Equatable, Sendable {
             return edit(form, key)
         case .deciding:
             return decideKey(key)
+        case .bulk:
+            return bulkKey(key)
+        case let .splitting(at):
+            return splitKey(key, at: at)
+        case let .searching(editor):
+            return searchKey(key, editor)
+        case .pickingSearch:
+            if case let .char(c) = key, let n = c.wholeNumberValue, n >= 1, n <= min(9, searchHits.count) {
+                return take(searchHits[n - 1])
+            }
+            mode = .searching(LineEditor(searchText))
+            return []
         }
+    }
+
+    // MARK: Bulk decisions
+
+    /// This photo's Works that bulk verify would take: read at or above the bar, and verifiable as read.
+    func bulkVerifiable(shelf: Int?) -> [Work] {
+        group.filter { w in
+            (shelf == nil || w.spine?.row == shelf) && (w.spine?.readingConfidence ?? 0) >= bulkThreshold - 1e-9
+                && w.validationIssues(forVerification: true).isEmpty
+        }
+    }
+
+    /// Boxes with nothing read on them: mostly not books (a cabinet side, a shelf edge, a label).
+    var bulkUnread: [Work] { group.filter(\.hasUnreadTitle) }
+
+    private mutating func bulkKey(_ key: Key) -> [ReviewEffect] {
+        let shelf = work?.spine?.row
+        let sessionName = self.sessionName
+        func decisions(_ works: [Work], _ action: ReviewAction) -> [ReviewDecision] {
+            works.compactMap { w in w.id.map { ReviewDecision(workID: $0, action: action, expectedRevision: w.revision, session: sessionName) } }
+        }
+        let percent = "\(Int((bulkThreshold * 100).rounded()))%"
+        switch key {
+        case .char("p"), .char("P"):
+            let works = bulkVerifiable(shelf: nil)
+            guard !works.isEmpty else { message = "Nothing on this photo is read at \(percent) or better."; return [] }
+            mode = .loading
+            return [.decideBatch(decisions(works, .verify), summary: "verified \(works.count) of this photo read at \(percent) or better")]
+        case .char("s"), .char("S"):
+            let works = bulkVerifiable(shelf: shelf)
+            guard !works.isEmpty else { message = "Nothing on this shelf is read at \(percent) or better."; return [] }
+            mode = .loading
+            return [.decideBatch(decisions(works, .verify), summary: "verified \(works.count) of shelf \((shelf ?? 0) + 1) read at \(percent) or better")]
+        case .char("r"), .char("R"):
+            let works = bulkUnread
+            guard !works.isEmpty else { message = "Every box on this photo has something read on it."; return [] }
+            mode = .loading
+            return [.decideBatch(decisions(works, .reject), summary: "rejected \(works.count) unread boxes of this photo")]
+        case .char("+"), .char("="), .up, .right:
+            bulkThreshold = min(1, bulkThreshold + 0.05)
+        case .char("-"), .down, .left:
+            bulkThreshold = max(0.05, bulkThreshold - 0.05)
+        default:
+            mode = .deciding
+            message = key == .escape ? nil : "Bulk cancelled."
+        }
+        return []
+    }
+
+    // MARK: Split and join
+
+    private mutating func splitKey(_ key: Key, at: Double) -> [ReviewEffect] {
+        guard let work, let id = work.id else { return [] }
+        switch key {
+        case .left, .char("h"): mode = .splitting(max(0.1, at - 0.05))
+        case .right, .char("l"): mode = .splitting(min(0.9, at + 0.05))
+        case .enter, .char("|"):
+            mode = .loading
+            return [.split(id, revision: work.revision, at: at)]
+        default:
+            mode = .deciding
+            message = "Split cancelled."
+        }
+        return []
+    }
+
+    // MARK: Search
+
+    private mutating func searchKey(_ key: Key, _ editor: LineEditor) -> [ReviewEffect] {
+        var editor = editor
+        switch key {
+        case .escape:
+            mode = .deciding
+            return []
+        case .enter, .down, .tab:
+            guard !searchHits.isEmpty else { message = "Nothing found for “\(editor.text)”."; return [] }
+            mode = .pickingSearch
+            message = nil
+            return []
+        default:
+            guard editor.handle(key) else { return [] }
+            mode = .searching(editor)
+            searchText = editor.text
+            return [.search(editor.text)]
+        }
+    }
+
+    /// A hit in the library merges this spine into that book; one from elsewhere fills in the reading.
+    private mutating func take(_ hit: SearchHit) -> [ReviewEffect] {
+        if let id = hit.workID { return decide(.merge(into: id)) }
+        return decide(.edit(WorkEdit(title: hit.title, authors: hit.authors.isEmpty ? nil : hit.authors,
+                                     isbn: hit.isbn.flatMap { ISBN.valid($0) })))
     }
 
     private mutating func decideKey(_ key: Key) -> [ReviewEffect] {
@@ -259,6 +452,30 @@ struct ReviewSession: Equatable, Sendable {
             return []
         case "u":
             return [.undo]
+        case "t":
+            flipped.toggle()
+            return []
+        case "b":
+            guard let hash = work.spine?.photoContentHash else { message = "Bulk decisions need a spine from a scanned photo."; return [] }
+            return [.loadGroup(photoContentHash: hash)]
+        case "|":
+            guard work.boundingBox != nil else { message = "This Work has no box on a photo to split."; return [] }
+            mode = .splitting(0.5)
+            message = "Split where? ←/→ move the cut (the line on the shelf), Enter splits, Esc cancels."
+            return []
+        case "j":
+            guard let id = work.id, work.boundingBox != nil else { message = "This Work has no box on a photo to join."; return [] }
+            mode = .loading
+            return [.join(id, revision: work.revision)]
+        case "/":
+            mode = .searching(LineEditor(searchText))
+            return searchText.isEmpty ? [] : [.search(searchText)]
+        case "o":
+            guard let crop = item?.cropURL?.path else { message = "This spine has no crop file."; return [] }
+            return [.open(crop)]
+        case "p":
+            guard let photo = work.originalImagePath else { message = "No photo is recorded for this spine."; return [] }
+            return [.open(photo)]
         case "q":
             mode = .finished
             return [.saveCursor(work.id), .quit]
@@ -300,11 +517,18 @@ struct ReviewSession: Equatable, Sendable {
             mode = .deciding
             message = "Edit cancelled."
             return []
-        case .backspace:
-            if !form.buffer.isEmpty { form.buffer.removeLast() }
-        case let .char(c):
-            form.buffer.append(c)
-        case .enter:
+        case .tab:
+            takeSplit(&form)
+        case .up:
+            // Back to the field before, keeping what was typed here (it is checked when Enter passes it again).
+            let fields = EditForm.Field.allCases
+            if let i = fields.firstIndex(of: form.field), i > 0 {
+                form.values[form.field] = form.buffer
+                form.field = fields[i - 1]
+                form.buffer = form.values[form.field] ?? currentValue(form.field)
+                form.error = nil
+            }
+        case .enter, .down:
             let value = form.buffer.trimmingCharacters(in: .whitespaces)
             if let problem = Self.check(form.field, value) {
                 form.error = problem
@@ -320,15 +544,42 @@ struct ReviewSession: Equatable, Sendable {
             } else {
                 return decide(.edit(Self.edit(from: form.values)))
             }
-        case .interrupt, .line:
-            return []
-        case .openEditor:
+        case .openEditor, .ctrl("o"):
             var values = form.values
             values[form.field] = form.buffer
             return [.openEditor(YAMLForm.render(EditForm.Field.allCases.map { ($0, values[$0] ?? currentValue($0)) }))]
+        default:
+            if form.editor.handle(key) { form.splitSource = nil; form.splitIndex = -1 }
         }
         mode = .editing(form)
         return []
+    }
+
+    /// The author/title splits of the title being typed, when no author is known yet.
+    func splitOffers(_ form: EditForm) -> [(author: String, title: String)] {
+        guard form.field == .title else { return [] }
+        let authors = form.values[.authors] ?? currentValue(.authors)
+        guard authors.trimmingCharacters(in: .whitespaces).isEmpty || form.splitSource != nil else { return [] }
+        return AuthorTitleLine.splits(form.splitSource ?? form.buffer)
+    }
+
+    /// Tab: the next way to read the title line as author + title; after the last, the line as it was.
+    private func takeSplit(_ form: inout EditForm) {
+        let offers = splitOffers(form)
+        guard !offers.isEmpty else { return }
+        let source = form.splitSource ?? form.buffer
+        let next = form.splitIndex + 1
+        if next >= offers.count {
+            form.buffer = source
+            form.values[.authors] = nil
+            form.splitSource = nil
+            form.splitIndex = -1
+            return
+        }
+        form.buffer = offers[next].title
+        form.values[.authors] = offers[next].author
+        form.splitSource = source
+        form.splitIndex = next
     }
 
     /// Every field checked; the first broken one is reopened inline with its rule, the rest are kept.

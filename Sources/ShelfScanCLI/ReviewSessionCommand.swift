@@ -21,6 +21,13 @@ struct ReviewSessionCommand: ParsableCommand {
             completion: .file(extensions: ["csv"]))
     var catalog: String?
 
+    @Option(name: .long, help: ArgumentHelp("How to draw the spine and the shelf: auto (ask the terminal), kitty, sixel, iterm, blocks (coloured half blocks) or text.", valueName: "kind"))
+    var images: ImageChoice = .auto
+
+    enum ImageChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, kitty, sixel, iterm, blocks, text
+    }
+
     func run() throws {
         let out = CommandOutput()
         try out.reportingErrors {
@@ -28,27 +35,34 @@ struct ReviewSessionCommand: ParsableCommand {
             let terminal = Terminal()
             let env = ProcessInfo.processInfo.environment
             let color = terminal.isInteractive && (env["NO_COLOR"] ?? "").isEmpty
-            let cropMode = CropRenderer.mode(environment: env, colorAllowed: color)
+            let catalogIndex = try catalog.map(Self.catalogIndex)
             var runner = try ReviewRunner(store: store, session: ReviewSession(sessionName: session), defaults: verify.defaults,
-                                          catalogLookup: try catalog.map(Self.catalogLookup))
+                                          catalogLookup: catalogIndex.map(Self.catalogLookup))
+            if let catalogIndex { runner.searchProviders.append(CatalogSearch(index: catalogIndex)) }
             runner.editor = { form in Self.runEditor(form, terminal: terminal, environment: env) }
+            runner.opener = { path in Self.openInViewer(path, environment: env) }
             terminal.enterRawMode()
             defer { terminal.restore() }
+            var mode = images == .auto ? CropRenderer.mode(environment: env, colorAllowed: color)
+                : CropRenderer.Mode(rawValue: images.rawValue) ?? .halfBlocks
+            if images == .auto, mode == .halfBlocks, terminal.isInteractive, terminal.probeSixel() { mode = .sixel }
+            let pictures = ReviewPictures(mode: mode, cellPixels: terminal.cellPixels)
+            let started = Date()
+            var frames = FrameWriter()
             runner.start()
-            var cache: (id: Int64?, columns: Int, rows: Int, lines: [String]) = (nil, 0, 0, [])
             while !runner.quit {
                 let (columns, rows) = terminal.size
-                let cropColumns = min(22, max(8, columns / 4)), cropRows = max(4, rows - 5)
-                let id = runner.session.item?.work.id
-                if cache.id != id || cache.columns != cropColumns || cache.rows != cropRows {
-                    cache = (id, cropColumns, cropRows, Self.crop(runner.session.item, columns: cropColumns, rows: cropRows, mode: cropMode))
-                }
-                let screen = ReviewScreen(columns: columns, rows: rows, style: Style(color: color), crop: cache.lines)
+                var cut: Double?
+                if case let .splitting(at) = runner.session.mode { cut = at }
+                pictures.update(runner.session.item, columns: columns, rows: rows, flipped: runner.session.flipped, cut: cut)
+                let screen = ReviewScreen(columns: columns, rows: rows, style: Style(color: color), spine: pictures.spine,
+                                          context: pictures.context, contextNote: pictures.contextNote)
+                let (lines, overlays) = screen.render(runner.session)
                 if terminal.isInteractive {
-                    terminal.write("\u{1B}[H\u{1B}[2J" + screen.lines(runner.session).joined(separator: "\r\n"))
+                    terminal.write(frames.frame(lines: lines, overlays: overlays, columns: columns, rows: rows))
                 } else {
                     // A pipe or a log: plain screens one after another, trailing blank lines dropped.
-                    var lines = screen.lines(runner.session)
+                    var lines = lines
                     while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
                     terminal.write(lines.joined(separator: "\n") + "\n\n")
                 }
@@ -57,8 +71,37 @@ struct ReviewSessionCommand: ParsableCommand {
             }
             terminal.restore()
             let pending = (try? store.pendingCount()) ?? 0
-            print("Decided \(runner.session.decided) this session; \(pending) still pending. `shelfscan review` picks up here.")
+            print(Self.summary(decided: runner.session.decided, seconds: Date().timeIntervalSince(started), left: pending))
         }
+    }
+
+    /// The session's last line: how many were decided, how fast, and how many are left.
+    static func summary(decided: Int, seconds: TimeInterval, left: Int) -> String {
+        let minutes = max(seconds, 1) / 60
+        let rate = decided == 0 ? "" : String(format: " in %@ (%.1f per minute)", duration(seconds), Double(decided) / minutes)
+        return "Decided \(decided)\(rate); \(left) left. `shelfscan review` picks up here."
+    }
+
+    static func duration(_ seconds: TimeInterval) -> String {
+        let s = Int(seconds.rounded())
+        return s < 60 ? "\(s) s" : s < 3600 ? "\(s / 60) min \(s % 60) s" : "\(s / 3600) h \(s / 60 % 60) min"
+    }
+
+    /// Opens `path` with `xdg-open` (the desktop's default viewer), detached so the session goes on.
+    static func openInViewer(_ path: String, environment: [String: String]) -> String {
+        let dirs = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        guard let opener = dirs.map({ "\($0)/xdg-open" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return "No desktop viewer (xdg-open) here; the file is \(path)"
+        }
+        guard FileManager.default.fileExists(atPath: path) else { return "Not found: \(path)" }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: opener)
+        p.arguments = [path]
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return "xdg-open failed: \(error.localizedDescription)" }
+        return "Opened \((path as NSString).lastPathComponent) in the viewer."
     }
 
     /// Hands the terminal to $VISUAL (else $EDITOR) on the YAML form, then takes it back.
@@ -81,26 +124,21 @@ struct ReviewSessionCommand: ParsableCommand {
 
     /// The three closest catalogue entries to what the spine said (the raw reading, else title and authors).
     static func catalogLookup(csvAt path: String) throws -> @Sendable (Work) -> [CatalogCandidate] {
+        catalogLookup(try catalogIndex(csvAt: path))
+    }
+
+    static func catalogIndex(csvAt path: String) throws -> CatalogIndex {
         let (book, _) = try Catalog.load(csvAt: path)
-        let index = CatalogIndex(book)
+        return CatalogIndex(book)
+    }
+
+    static func catalogLookup(_ index: CatalogIndex) -> @Sendable (Work) -> [CatalogCandidate] {
         return { work in
             let query = work.spine?.rawText ?? ([work.hasUnreadTitle ? "" : work.title] + work.authors.map(\.name)).joined(separator: " ")
             guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
             return index.match(query, top: 3).map {
                 CatalogCandidate(title: $0.entry.title, authors: $0.entry.authors, isbn: $0.entry.isbn.isEmpty ? nil : $0.entry.isbn, score: $0.score)
             }
-        }
-    }
-
-    /// The crop drawn for the terminal, or a one-line reason it cannot be.
-    static func crop(_ item: ReviewItem?, columns: Int, rows: Int, mode: CropRenderer.Mode) -> [String] {
-        guard let item else { return [] }
-        guard let url = item.cropURL else { return ["(no crop)"] }
-        do {
-            let image = try ImageDecoder.decode(fileAt: url.path)
-            return CropRenderer.render(image, columns: columns, rows: rows, mode: mode)
-        } catch {
-            return [clip("(crop unreadable)", columns)]
         }
     }
 }

@@ -74,6 +74,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var enrichment: EnrichOptions
 
     func validate() throws {
         guard (jobs ?? 1) >= 1 else { throw ValidationError("Please pass --jobs 1 or more.") }
@@ -112,7 +113,8 @@ struct ScanCommand: AsyncParsableCommand {
 
         let json = output.json
         do {
-            let scanner = try makeScanner(configuration)
+            var scanner = try makeScanner(configuration)
+            scanner.enricher = try enrichment.makeEnricher(notify: EnrichOptions.stderrNotice)
             let source = PhotoSource(paths: paths, excluding: scanner.library.map(Self.libraryFiles) ?? [])
             let display = ProgressDisplay(mode: ProgressDisplay.mode(json: json, quiet: output.quiet))
             let printer = ResultPrinter(json: json, readerName: reader.rawValue)
@@ -122,6 +124,7 @@ struct ScanCommand: AsyncParsableCommand {
             }
             await display.finish()
             if !json && !output.quiet { printer.printSummary(summary) }
+            if let enricher = scanner.enricher, !json, !output.quiet { EnrichOptions.printSummary(enricher) }
             if summary.failed > 0 { throw ExitCode.failure }
         } catch let error as ExitCode {
             throw error

@@ -63,6 +63,48 @@ final class Terminal {
         return (Int(env["COLUMNS"] ?? "") ?? 80, Int(env["LINES"] ?? "") ?? 24)
     }
 
+    /// The pixel size of one cell, from the kernel's window size when the terminal reports it (xterm, foot,
+    /// WezTerm do), else the common 10x20.
+    var cellPixels: (width: Int, height: Int) {
+        var w = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 0, w.ws_xpixel > 0, w.ws_ypixel > 0 {
+            return (max(1, Int(w.ws_xpixel) / Int(w.ws_col)), max(1, Int(w.ws_ypixel) / Int(w.ws_row)))
+        }
+        return (10, 20)
+    }
+
+    /// Asks the terminal whether it draws sixel graphics: XTSMGRAPHICS (`CSI ? 2 ; 1 ; 0 S`, status 0 when
+    /// sixel works) and Primary Device Attributes (`CSI c`, attribute 4 is sixel). Every terminal answers
+    /// DA1, so reading up to its final `c` never waits for an answer that will not come; a terminal that
+    /// answers nothing at all costs `timeoutMilliseconds` once. Call in raw mode.
+    func probeSixel(timeoutMilliseconds: Int32 = 250) -> Bool {
+        guard raw else { return false }
+        write("\u{1B}[?2;1;0S\u{1B}[c")
+        var reply: [UInt8] = []
+        while let b = readByte(timeoutMilliseconds: timeoutMilliseconds) {
+            reply.append(b)
+            if b == UInt8(ascii: "c"), reply.contains(UInt8(ascii: "?")) { break }
+            if reply.count > 256 { break }
+        }
+        return Self.repliesShowSixel(String(decoding: reply, as: UTF8.self))
+    }
+
+    /// Whether the answers to XTSMGRAPHICS and DA1 say sixel works.
+    static func repliesShowSixel(_ text: String) -> Bool {
+        var sixel = false
+        for reply in text.split(separator: "\u{1B}") where reply.hasPrefix("[?") {
+            let body = reply.dropFirst(2)
+            if body.hasSuffix("S") {
+                // CSI ? 2 ; status ; ... S: status 0 is success.
+                let p = body.dropLast().split(separator: ";")
+                if p.count >= 2, p[0] == "2", p[1] == "0" { sixel = true }
+            } else if body.hasSuffix("c") {
+                if body.dropLast().split(separator: ";").dropFirst().contains("4") { sixel = true }
+            }
+        }
+        return sixel
+    }
+
     func write(_ text: String) {
         var text = text
         text.withUTF8 { buffer in
@@ -75,33 +117,14 @@ final class Terminal {
         }
     }
 
-    /// Next key, or nil at end of input. Escape sequences (arrows) are read whole and dropped.
+    /// Next key, or nil at end of input. Escape sequences are decoded whole (`KeyDecoder`); unknown ones
+    /// are dropped rather than typed as letters.
     func readKey() -> Key? {
         if !raw { return readLine(strippingNewline: true).map { .line($0.trimmingCharacters(in: .whitespaces)) } }
         while true {
             guard let b = readByte() else { return nil }
-            switch b {
-            case 3, 4: return .interrupt
-            case 5: return .openEditor
-            case 13, 10: return .enter
-            case 127, 8: return .backspace
-            case 27:
-                // A lone Esc, or the start of a sequence like ESC [ A (dropped).
-                if raw, let next = readByte(timeoutMilliseconds: 30) {
-                    if next == UInt8(ascii: "[") || next == UInt8(ascii: "O") {
-                        while let c = readByte(timeoutMilliseconds: 30), !(64...126).contains(c) {}
-                    }
-                    continue
-                }
-                return .escape
-            case 0..<32: continue
-            default:
-                // UTF-8: the lead byte says how many continuation bytes follow.
-                let extra = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : b >= 0xC0 ? 1 : 0
-                var bytes = [b]
-                for _ in 0..<extra { if let c = readByte() { bytes.append(c) } }
-                if let s = String(validating: bytes, as: UTF8.self), let ch = s.first { return .char(ch) }
-            }
+            // Bytes of one sequence arrive together; 30 ms without one means a lone Esc.
+            if let key = KeyDecoder.decode(b, next: { self.readByte(timeoutMilliseconds: b == 27 ? 30 : 100) }) { return key }
         }
     }
 

@@ -88,6 +88,19 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var wideRetryThresholdFactor: Double
     /// Spines whose confidence falls below this are dropped.
     public var minConfidence: Double
+    /// A row whose median standing-spine confidence is below this is not a row of books (a floor, a
+    /// pavement, a wall): all its spines are dropped. Absent (older parameter files): no row is dropped.
+    public var rowMinSupport: Double?
+    /// A spine's foot is searched down to this fraction of the row height below the row's band (books
+    /// standing forward or on a board seen in perspective). Absent: the foot is the band's bottom.
+    public var footReach: Double?
+    /// Logistic weights (bias first, then one per `SpineDetector.confidenceCueNames`) that turn a spine's
+    /// cues into its confidence, fitted by scripts/fit-confidence.py so that confidence reads as the
+    /// chance the box is a right one. Absent: the raw boundary strength is the confidence.
+    public var confidenceModel: [Double]?
+    /// Boxes whose calibrated confidence is below this are dropped: on the fitting data they are almost
+    /// all wrong. Absent: none is dropped.
+    public var minCalibratedConfidence: Double?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -96,9 +109,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json; used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.1); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.1", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -106,5 +119,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         maxSideAngleDegrees: 3, maxWidthRatio: 0.6, lyingDominance: 1.5, lyingMinEdgeDensity: 0.015,
         lyingBoundaryThreshold: 0.6, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1,
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
-        rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05)
+        rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
+        rowMinSupport: 0.4, footReach: 0.2,
+        confidenceModel: [-9.6908, 10.8969, 14.7515, -3.5079, -2.6438, -1.4744, -0.8133],
+        minCalibratedConfidence: 0.2)
 }

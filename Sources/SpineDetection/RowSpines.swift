@@ -89,7 +89,10 @@ enum RowSpines {
             // beside a leaning book.
             if abs(atan(left0.slope) - atan(right0.slope)) * 180 / .pi > p.maxSideAngleDegrees { continue }
             let reach = max(ceiling, band.top - Int(p.topReach * rowH))
-            let (top, bottom) = verticalExtent(m, RowFinder.Band(top: reach, bottom: band.bottom), left: left, right: right, yc: yc, p)
+            var (top, bottom) = verticalExtent(m, RowFinder.Band(top: reach, bottom: band.bottom), left: left, right: right, yc: yc, p)
+            if let footReach = p.footReach, footReach > 0 {
+                bottom = foot(m, band, left: left, right: right, yc: yc, reach: Int(footReach * rowH), p)
+            }
             // A piece with no print and no shading is wall or gap seen between books, not a spine.
             if isBlank(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc, p) { continue }
             let conf = min(1, max(0, (min(sa, sb) + max(sa, sb)) / 2 / (2 * p.boundaryThreshold + 0.5)))
@@ -225,6 +228,48 @@ enum RowSpines {
         }
         if bestI >= 0 && best >= p.topEdgeCoverage { top = Double(band.top + bestI) }
         return (top, bottom)
+    }
+
+    /// The spine's foot. A row's band ends where the edge density of the row as a whole falls off, but
+    /// books of one row do not all stand on the same line in the photo (a board seen in perspective, a
+    /// tall book standing forward): the foot is where this spine's own side edges stop and a horizontal
+    /// edge crosses it, searched from a little above the band's bottom to `reach` pixels below it.
+    static func foot(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double, reach: Int,
+                     _ p: DetectorParameters) -> Double {
+        let rowH = band.bottom - band.top + 1
+        let lo = max(band.top + rowH / 2, band.bottom - reach / 2), hi = min(m.height - 1, band.bottom + reach)
+        guard hi > lo else { return Double(band.bottom + 1) }
+        let span = RowFinder.Band(top: lo, bottom: hi)
+        let cov = horizontalCoverage(m, span, left: left, right: right, yc: yc)
+        let n = cov.count
+        var side = [Double](repeating: 0, count: n)
+        m.vertical.withUnsafeBufferPointer { V in
+            let w = m.width
+            for i in 0..<n {
+                let y = lo + i
+                var s = 0.0
+                for line in [left, right] {
+                    let x = Int(line.at(Double(y), yc).rounded())
+                    var v: Float = 0
+                    for dx in -1...1 where x + dx >= 0 && x + dx < w { v = max(v, V[y * w + x + dx]) }
+                    s += Double(v)
+                }
+                side[i] = s / 2
+            }
+        }
+        var prefix = [Double](repeating: 0, count: n + 1)
+        for i in 0..<n { prefix[i + 1] = prefix[i] + side[i] }
+        let win = max(3, rowH / 10)
+        // The band's own bottom wins ties: it moves only for clear evidence.
+        let home = band.bottom + 1 - lo
+        var best = -Double.infinity, bestI = home
+        for i in 1..<n {
+            let above = (prefix[i] - prefix[max(0, i - win)]) / Double(i - max(0, i - win))
+            let below = (prefix[min(n, i + win)] - prefix[i]) / Double(max(1, min(n, i + win) - i))
+            let v = cov[min(n - 1, i)] + p.topSideWeight * (above - below) + (i == home ? 0.05 : 0)
+            if v > best { best = v; bestI = i }
+        }
+        return Double(lo + bestI)
     }
 
     /// A wide piece: if horizontal edges dominate, it is a stack of lying books, cut along y with the same

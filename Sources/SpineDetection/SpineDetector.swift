@@ -10,13 +10,25 @@ public struct SpineDetector: Sendable {
 
     public init(parameters: DetectorParameters = .bundled) { self.parameters = parameters }
 
-    public func detect(_ image: RGBImage) -> DetectionResult {
+    public func detect(_ image: RGBImage) -> DetectionResult { detectWithCues(image).result }
+
+    /// The cues a spine's confidence is calibrated on, in `confidenceCueNames` order: the two boundaries'
+    /// raw strength, the row's support, how far log(width / row height) falls below and rises above the
+    /// typical spine's (hinges, not a square, so a rare wide book is not extrapolated into certain
+    /// failure), the spine's height over the row's, and
+    /// whether it lies flat. scripts/fit-confidence.py fits `confidenceModel` on them.
+    public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying"]
+
+    /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
+    /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.
+    public func detectWithCues(_ image: RGBImage) -> (result: DetectionResult, cues: [[Double]]) {
         let p = parameters
-        guard image.width >= 8, image.height >= 8 else { return DetectionResult(rows: [], spines: []) }
+        guard image.width >= 8, image.height >= 8 else { return (DetectionResult(rows: [], spines: []), []) }
         let (maps, deskew) = workingMaps(image)
         let W = Double(maps.width), H = Double(maps.height)
         var rows: [ShelfRow] = []
         var spines: [DetectedSpine] = []
+        var cues: [[Double]] = []
         var ceiling = 0
         for band in RowFinder.rows(maps, p) {
             defer { ceiling = band.bottom + 1 }
@@ -25,15 +37,55 @@ public struct SpineDetector: Sendable {
             let atCentre = { (y: Double) in (H / 2 + (y - H / 2) / cos(deskew?.angle ?? 0)) / H }
             rows.append(ShelfRow(index: rowIndex, top: atCentre(Double(band.top)), bottom: atCentre(Double(band.bottom + 1)),
                                  slope: deskew.map { tan($0.angle) * W / H } ?? 0))
-            let found = RowSpines.find(maps, band, ceiling: ceiling, p)
+            var found = RowSpines.find(maps, band, ceiling: ceiling, p)
+            let support = Self.rowSupport(found)
+            if let floor = p.rowMinSupport, support < floor { found = [] }
+            let rowH = Double(band.bottom - band.top + 1)
             for (k, s) in found.enumerated() {
                 let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
                 let q = Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
                              bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft))
-                spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: s.confidence, lying: s.lying))
+                let c = Self.cues(s, rowHeight: rowH, support: support)
+                cues.append(c)
+                let confidence = p.confidenceModel.map { Self.calibrated(c, $0) } ?? s.confidence
+                if let floor = p.minCalibratedConfidence, confidence < floor { continue }
+                spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: confidence, lying: s.lying))
             }
         }
-        return DetectionResult(rows: rows, spines: spines)
+        return (DetectionResult(rows: rows, spines: spines), cues)
+    }
+
+    /// Width over row height of a typical standing spine (the segmenter's prior median).
+    static let typicalWidthRatio = 0.09
+
+    static func cues(_ s: RowSpines.Found, rowHeight: Double, support: Double) -> [Double] {
+        let q = s.quad
+        // Across and along the book as it stands (a lying book's quad is already turned upright).
+        let across = (hypot(q.topRight.x - q.topLeft.x, q.topRight.y - q.topLeft.y)
+                      + hypot(q.bottomRight.x - q.bottomLeft.x, q.bottomRight.y - q.bottomLeft.y)) / 2
+        let along = (hypot(q.bottomLeft.x - q.topLeft.x, q.bottomLeft.y - q.topLeft.y)
+                     + hypot(q.bottomRight.x - q.topRight.x, q.bottomRight.y - q.topRight.y)) / 2
+        let rowH = max(1, rowHeight)
+        let logWidth = log(max(1e-3, across / rowH)) - log(typicalWidthRatio)
+        return [s.confidence, support, max(0, -logWidth), max(0, logWidth), s.lying ? 0 : min(2, along / rowH), s.lying ? 1 : 0]
+    }
+
+    /// Logistic model: weights[0] + Σ weights[i+1]·cue[i], squashed to 0...1, so 0.5 means even odds
+    /// on the data it was fitted on.
+    static func calibrated(_ cue: [Double], _ weights: [Double]) -> Double {
+        var z = weights.first ?? 0
+        for (i, v) in cue.enumerated() where i + 1 < weights.count { z += weights[i + 1] * v }
+        return 1 / (1 + exp(-z))
+    }
+
+    /// How much a row looks like books as a whole: the median confidence of its standing spines. Books
+    /// stand in runs with clear boundaries, so most of a real row's cuts are strong; a floor, a pavement or
+    /// a wall cut into "spines" by grain and cracks gives a row of weak ones, whatever single cut stands out.
+    static func rowSupport(_ found: [RowSpines.Found]) -> Double {
+        let standing = found.filter { !$0.lying }
+        let c = (standing.isEmpty ? found : standing).map(\.confidence).sorted()
+        guard !c.isEmpty else { return 0 }
+        return c.count % 2 == 1 ? c[c.count / 2] : (c[c.count / 2 - 1] + c[c.count / 2]) / 2
     }
 
     /// Every local peak of the boundary score in every row, with the cues behind it: the training data

@@ -4,7 +4,8 @@
 enum FirstNames {
     static func contains(_ word: String) -> Bool {
         let w = word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(in: .punctuationCharacters)
-        return names.contains(w)
+        // "Jan-Philipp", "Jean-Paul": a double given name counts by its first part.
+        return names.contains(w) || (w.contains("-") && names.contains(String(w.split(separator: "-")[0])))
     }
 
     static func isInitial(_ word: String) -> Bool {

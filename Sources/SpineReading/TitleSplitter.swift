@@ -30,7 +30,7 @@ enum TitleSplitter {
     static func segments(_ lines: [OCRLine]) -> [Segment] {
         var out: [Segment] = []
         for var line in lines {
-            line.words = line.words.flatMap(splitAtSeparators)
+            line.words = line.words.flatMap(splitAtSeparators).flatMap(splitJoinedName)
             var current: [OCRWord] = []
             for var word in line.words {
                 // "Padura/ EL HOMBRE...": a slash separates author and title as a gap would.
@@ -85,6 +85,22 @@ enum TitleSplitter {
         return out
     }
 
+    /// "UlrikeKeller-Knobelspies": OCR lost the space after a given name; put it back so the name is seen.
+    static func splitJoinedName(_ word: OCRWord) -> [OCRWord] {
+        let chars = Array(word.text)
+        guard chars.count >= 6, chars[0].isUppercase else { return [word] }
+        for i in 3..<(chars.count - 2) where chars[i].isUppercase && chars[i - 1].isLowercase && chars[i + 1].isLowercase {
+            let given = String(chars[..<i])
+            guard FirstNames.contains(given) else { continue }
+            var first = word, rest = word
+            let cut = word.left + (word.right - word.left) * i / chars.count
+            first.text = given; first.right = cut
+            rest.text = String(chars[i...]); rest.left = cut
+            return [first, rest]
+        }
+        return [word]
+    }
+
     static func split(_ segments: [Segment]) -> Split {
         // Library labels and stray marks out; then each segment into author name and the rest.
         var parts: [(segment: Segment, isName: Bool)] = []
@@ -92,13 +108,14 @@ enum TitleSplitter {
         for segment in segments {
             let cleaned = Segment(words: withoutLabels(segment.words))
             guard !cleaned.words.isEmpty, !isNoise(cleaned.text) else { continue }
-            // Four letters or fewer ("N Pal", "Tea N", a stray "wed"): a label or a fragment, kept only when
-            // nothing longer was read.
-            if cleaned.text.filter({ $0.isLetter || $0.isNumber }).count <= 4 {
+            // Four letters or fewer ("N Pal", "Tea N", a stray "wed") or a publisher's name alone ("HEYNE",
+            // "Penguin Books"): a label or a fragment, kept only when nothing longer was read.
+            if cleaned.text.filter({ $0.isLetter || $0.isNumber }).count <= 4 || Publishers.isPublisher(cleaned.text) {
                 minor.append(cleaned)
                 continue
             }
             for piece in splitAtCaseChange(cleaned) {
+                if Publishers.isPublisher(piece.segment.text) { continue }  // "... Herzenhoren HEYNE"
                 parts += piece.isName ? [(piece.segment, true)] : splitName(piece.segment)
             }
         }

@@ -16,7 +16,19 @@ enum ReviewFixture {
         return try image.jpegData(quality: 85)
     }
 
-    static func make(at dir: URL) throws -> (path: String, store: LibraryStore, ids: [Work.ID]) {
+    /// A 1000x800 photo of the four spines where the filing says they stand, so the shelf strip can be drawn.
+    static func photo(at url: URL) throws {
+        var image = RGBImage(width: 1000, height: 800, fill: (70, 50, 30))
+        for i in 0..<titles.count {
+            for y in 80..<720 { for x in (100 * i + 4)..<(100 * i + 76) {
+                let p = (y * 1000 + x) * 3
+                image.pixels[p] = UInt8(40 + 50 * i); image.pixels[p + 1] = 60; image.pixels[p + 2] = UInt8(200 - 40 * i)
+            } }
+        }
+        try Data(try image.jpegData(quality: 85)).write(to: url)
+    }
+
+    static func make(at dir: URL, withPhoto: Bool = false) throws -> (path: String, store: LibraryStore, ids: [Work.ID]) {
         let path = dir.appendingPathComponent("library.sqlite").path
         let store = try LibraryStore(path: path)
         var dune = Work(title: "Dune", authors: ["Frank Herbert"], reviewStatus: .verified)
@@ -27,7 +39,12 @@ enum ReviewFixture {
                         polygon: [], row: 0, position: i, detectionConfidence: 0.9, readingConfidence: t.0 == nil ? nil : 0.8,
                         rawText: t.0, reader: "tesseract", readError: t.0 == nil ? "no text found" : nil, cropJPEG: try crop(i))
         }
-        let ids = try store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: "/photos/shelf.jpg",
+        var photoPath = "/photos/shelf.jpg"
+        if withPhoto {
+            photoPath = dir.appendingPathComponent("shelf.jpg").path
+            try photo(at: URL(fileURLWithPath: photoPath))
+        }
+        let ids = try store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: photoPath,
                                              imageWidth: 1000, imageHeight: 800, spines: spines))
         return (path, store, ids)
     }

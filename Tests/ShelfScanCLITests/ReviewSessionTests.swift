@@ -108,18 +108,24 @@ import Testing
 
     @Test func screenFitsEightyByTwentyFour() throws {
         let (r, _, _) = try runner()
-        let crop = ReviewSessionCommand.crop(r.session.item, columns: 20, rows: 19, mode: .ascii)
-        #expect(!crop.isEmpty && crop.allSatisfy { !$0.contains("\u{1B}") })
-        let screen = ReviewScreen(columns: 80, rows: 24, style: Style(color: false), crop: crop)
+        let plain = ReviewPictures(mode: .ascii, cellPixels: (10, 20))
+        plain.update(r.session.item, columns: 80, rows: 24, flipped: false)
+        #expect(!plain.spine.lines.isEmpty && plain.spine.lines.allSatisfy { !$0.contains("\u{1B}") })
+        // The 24x120 standing crop is drawn lying, its text running left to right: wider than tall.
+        #expect(plain.spine.columns > 2 * plain.spine.rows, "\(plain.spine.columns)x\(plain.spine.rows)")
+        let screen = ReviewScreen(columns: 80, rows: 24, style: Style(color: false), spine: plain.spine, context: plain.context,
+                                  contextNote: plain.contextNote)
         let lines = screen.lines(r.session)
         #expect(lines.count == 24)
         #expect(lines.allSatisfy { visibleWidth($0) <= 80 })
         #expect(lines[0].contains("1 of 4 pending · photo 1 of 1, shelf 1, spine 1"))
         #expect(lines.contains { $0.contains("The Dispossessed") } && lines.contains { $0.contains("Crop") && $0.contains(".jpg") })
         #expect(lines.last!.contains("[V]erify") && lines.last!.contains("Enter=Verify"))
-        let colored = ReviewScreen(columns: 80, rows: 24, style: Style(color: true),
-                                   crop: ReviewSessionCommand.crop(r.session.item, columns: 20, rows: 19, mode: .halfBlocks)).lines(r.session)
-        #expect(colored.allSatisfy { visibleWidth($0) <= 80 } && colored[2].contains("\u{1B}[38;2;"))
+        #expect(lines.contains { $0.contains("the photo is not at /photos/shelf.jpg") })
+        let blocks = ReviewPictures(mode: .halfBlocks, cellPixels: (10, 20))
+        blocks.update(r.session.item, columns: 80, rows: 24, flipped: false)
+        let colored = ReviewScreen(columns: 80, rows: 24, style: Style(color: true), spine: blocks.spine).lines(r.session)
+        #expect(colored.allSatisfy { visibleWidth($0) <= 80 } && colored[1].contains("\u{1B}[38;2;"))
     }
 }
 
@@ -193,7 +199,7 @@ import Testing
         if r.session.mode == .pickingCatalog { r.send(.char("1")) }
         let taken = try #require(try store.work(id: ids[2]))
         #expect(taken.reviewStatus == .userEdited && taken.editions.first?.isbn == "9780807083697")
-        let lines = ReviewScreen(columns: 80, rows: 24, style: Style(color: false), crop: []).lines(r.session)
+        let lines = ReviewScreen(columns: 80, rows: 24, style: Style(color: false)).lines(r.session)
         #expect(lines.contains { $0.contains("In your catalogue") } && lines.allSatisfy { visibleWidth($0) <= 80 })
 
         var without = try ReviewRunner(store: store, session: ReviewSession(sessionName: "n"))

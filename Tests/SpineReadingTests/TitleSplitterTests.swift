@@ -70,4 +70,16 @@ struct TitleSplitterTests {
         #expect(s.title == "IFIGENIA")
         #expect(s.authors == ["TERESA DE LA PARRA"])
     }
+
+    @Test("A publisher's name is neither title nor author")
+    func publishers() {
+        let s = split([line("Herzenhören", y: 0, h: 30), line("Jan-Philipp Sendker", y: 40), line("HEYNE", y: 70)])
+        #expect(s.title == "Herzenhören")
+        #expect(s.authors == ["Jan-Philipp Sendker"])
+        // On one line with the title the publisher is still dropped (where the name ends and a one-word title
+        // begins is not knowable from the words alone, so the split itself is not asserted).
+        let joined = split([line("Herzenhören Jan-Philipp Sendker HEYNE")])
+        #expect(!(joined.title ?? "").contains("HEYNE") && !joined.authors.joined().contains("HEYNE"))
+        #expect(Publishers.isPublisher("Penguin Books") && Publishers.isPublisher("braumüller") && !Publishers.isPublisher("Dune"))
+    }
 }

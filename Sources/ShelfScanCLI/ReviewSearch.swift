@@ -1,0 +1,61 @@
+import BookModel
+import Catalog
+import Library
+
+/// A book found by the reviewer's search, wherever it came from.
+struct SearchHit: Equatable, Sendable {
+    /// Who found it, shown beside it: "library", "catalogue", later "OpenLibrary"...
+    var source: String
+    var title: String
+    var authors: [String]
+    var isbn: String?
+    /// Set when the book is already in the library: taking it merges the spine into that Work.
+    var workID: Work.ID?
+    /// 0...1, comparable within one source.
+    var score: Double
+}
+
+/// Somewhere the review's `/` search looks. Each provider answers on its own; the screen shows their hits
+/// together, library first. A metadata service (OpenLibrary, Google Books) becomes one more conformance.
+protocol SearchProvider: Sendable {
+    var name: String { get }
+    func search(_ query: String, limit: Int) throws -> [SearchHit]
+}
+
+/// The reviewed library, by the words of titles and author names (each query word a word prefix: "dispo
+/// le gu" finds The Dispossessed by Ursula K. Le Guin). Loaded once per search; a library of ten thousand
+/// books is one query.
+struct LibrarySearch: SearchProvider {
+    let store: any LibraryStoring
+    var name: String { "library" }
+
+    func search(_ query: String, limit: Int) throws -> [SearchHit] {
+        let words = TextNormalization.tokens(query)
+        guard !words.isEmpty else { return [] }
+        var hits: [SearchHit] = []
+        for s in try store.librarySummaries() {
+            let tokens = TextNormalization.tokens(([s.title] + s.authors).joined(separator: " "))
+            let found = words.filter { w in tokens.contains { $0.hasPrefix(w) } }.count
+            guard found == words.count else { continue }
+            // Whole-word matches rank above prefixes, shorter titles above longer ones.
+            let whole = words.filter { tokens.contains($0) }.count
+            let score = (Double(found) + Double(whole)) / Double(2 * words.count) - Double(tokens.count) * 0.001
+            hits.append(SearchHit(source: name, title: s.title, authors: s.authors, isbn: nil, workID: s.id, score: score))
+        }
+        return Array(hits.sorted { $0.score > $1.score }.prefix(limit))
+    }
+}
+
+/// The catalogue CSV given with `--catalog`, through the same matcher `shelfscan match` uses.
+struct CatalogSearch: SearchProvider {
+    let index: CatalogIndex
+    var name: String { "catalogue" }
+
+    func search(_ query: String, limit: Int) throws -> [SearchHit] {
+        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+        return index.match(query, top: limit).map {
+            SearchHit(source: name, title: $0.entry.title, authors: $0.entry.authors, isbn: $0.entry.isbn.isEmpty ? nil : $0.entry.isbn,
+                      workID: nil, score: $0.score)
+        }
+    }
+}

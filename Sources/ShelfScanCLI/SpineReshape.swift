@@ -1,0 +1,82 @@
+import BookModel
+import Foundation
+import Library
+import ShelfImage
+
+/// The geometry and crops of a box redrawn by the reviewer: a split in two across the spine, or two
+/// neighbouring boxes joined. Crops are cut from the stored crops, not the photo, so this works after the
+/// photo has moved.
+enum SpineReshape {
+    /// The margin `SpineGeometry.crop` adds on each side across a spine (its default, 4% of the width).
+    static let cropMargin = 0.04
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// The box's quad, normalized: the polygon when there is one, else the bounding box's corners.
+    static func quad(_ work: Work) -> [[Double]]? {
+        if let p = work.spine?.polygon, p.count == 4, p.allSatisfy({ $0.count == 2 }) { return p }
+        guard let b = work.boundingBox else { return nil }
+        return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]
+    }
+
+    private static func lerp(_ a: [Double], _ b: [Double], _ t: Double) -> [Double] { [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t] }
+
+    /// Two pieces, cut at `fraction` of the box's width from its left (standing) or of its height from its
+    /// top (lying), where the photo shows them.
+    static func split(_ work: Work, crop: RGBImage, at fraction: Double) throws -> [SpinePiece] {
+        guard let q = quad(work) else { throw Failure(description: "This spine has no box to split.") }
+        let f = min(0.9, max(0.1, fraction))
+        let lying = work.spine?.lying ?? false
+        let quads: [[[Double]]]
+        let crops: [RGBImage]
+        if lying {
+            let l = lerp(q[0], q[3], f), r = lerp(q[1], q[2], f)
+            quads = [[q[0], q[1], r, l], [l, r, q[2], q[3]]]
+            let y = Int((Double(crop.height) * f).rounded())
+            crops = [crop.cropped(x: 0, y: 0, width: crop.width, height: y), crop.cropped(x: 0, y: y, width: crop.width, height: crop.height - y)]
+        } else {
+            let top = lerp(q[0], q[1], f), bottom = lerp(q[3], q[2], f)
+            quads = [[q[0], top, bottom, q[3]], [top, q[1], q[2], bottom]]
+            let x = Int((Double(crop.width) * (cropMargin + f) / (1 + 2 * cropMargin)).rounded())
+            crops = [crop.cropped(x: 0, y: 0, width: x, height: crop.height), crop.cropped(x: x, y: 0, width: crop.width - x, height: crop.height)]
+        }
+        guard crops.allSatisfy({ $0.width > 0 && $0.height > 0 }) else { throw Failure(description: "The crop is too small to split.") }
+        return try zip(quads, crops).map { quad, image in
+            SpinePiece(boundingBox: BoundingBox(enclosing: quad)!, polygon: quad, cropJPEG: try image.jpegData(quality: 85))
+        }
+    }
+
+    /// One piece covering `left` and `right` (in shelf order), its crop the two crops side by side (stacked
+    /// for lying books), and the surer of the two readings.
+    static func join(_ left: Work, _ right: Work, crops: (RGBImage, RGBImage)) throws -> SpinePiece {
+        guard let a = quad(left), let b = quad(right) else { throw Failure(description: "These spines have no boxes to join.") }
+        let lying = left.spine?.lying ?? false
+        let polygon = lying ? [a[0], a[1], b[2], b[3]] : [a[0], b[1], b[2], a[3]]
+        let boxes = [left.boundingBox, right.boundingBox].compactMap { $0 }
+        let x0 = boxes.map(\.x).min() ?? 0, y0 = boxes.map(\.y).min() ?? 0
+        let x1 = boxes.map { $0.x + $0.width }.max() ?? 1, y1 = boxes.map { $0.y + $0.height }.max() ?? 1
+        let image = lying ? stacked(crops.0, crops.1) : sideBySide(crops.0, crops.1)
+        let read = [left, right].filter { !$0.hasUnreadTitle }
+            .max { ($0.spine?.readingConfidence ?? 0) < ($1.spine?.readingConfidence ?? 0) }
+        let raw = [left, right].compactMap { $0.spine?.rawText }.filter { !$0.isEmpty }.joined(separator: "\n")
+        return SpinePiece(boundingBox: BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0), polygon: polygon,
+                          cropJPEG: try image.jpegData(quality: 85), title: read?.title, authors: read?.authors.map(\.name) ?? [],
+                          rawText: raw.isEmpty ? nil : raw)
+    }
+
+    static func sideBySide(_ a: RGBImage, _ b: RGBImage) -> RGBImage {
+        let h = max(a.height, b.height)
+        let a2 = a.height == h ? a : a.resized(width: max(1, a.width * h / max(1, a.height)), height: h)
+        let b2 = b.height == h ? b : b.resized(width: max(1, b.width * h / max(1, b.height)), height: h)
+        var out = RGBImage(width: a2.width + b2.width, height: h)
+        for y in 0..<h {
+            out.pixels.replaceSubrange((y * out.width * 3)..<((y * out.width + a2.width) * 3), with: a2.pixels[(y * a2.width * 3)..<((y + 1) * a2.width * 3)])
+            out.pixels.replaceSubrange(((y * out.width + a2.width) * 3)..<((y + 1) * out.width * 3), with: b2.pixels[(y * b2.width * 3)..<((y + 1) * b2.width * 3)])
+        }
+        return out
+    }
+
+    static func stacked(_ a: RGBImage, _ b: RGBImage) -> RGBImage {
+        sideBySide(a.rotated(.counterClockwise90), b.rotated(.counterClockwise90)).rotated(.clockwise90)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import ShelfImage
+@testable import SpineDetection
+
+/// The row-level cue: a band is kept only when its spines, as a whole, have clear boundaries.
+@Suite struct RowSupportTests {
+    private func found(_ confidence: Double, lying: Bool = false) -> RowSpines.Found {
+        RowSpines.Found(quad: Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 1, y: 0),
+                                   bottomRight: Point(x: 1, y: 1), bottomLeft: Point(x: 0, y: 1)),
+                        confidence: confidence, lying: lying)
+    }
+
+    @Test func supportIsTheMedianStandingConfidence() {
+        // One strong cut among weak ones does not make a row of books.
+        #expect(SpineDetector.rowSupport([found(0.9), found(0.2), found(0.25), found(0.3), found(0.1)]) == 0.25)
+        #expect(abs(SpineDetector.rowSupport([found(0.6), found(0.7)]) - 0.65) < 1e-9)
+        // Lying books do not vote while standing ones are there; a stack alone is judged on its own.
+        #expect(SpineDetector.rowSupport([found(0.6), found(0.1, lying: true), found(0.1, lying: true)]) == 0.6)
+        #expect(SpineDetector.rowSupport([found(0.3, lying: true)]) == 0.3)
+        #expect(SpineDetector.rowSupport([]) == 0)
+    }
+
+    @Test func noSpinesOnAPavementBelowTheShelf() {
+        // Books on a board in the upper part; below it a grey pavement crossed by faint, irregular cracks.
+        var f = DrawnShelf(width: 640, height: 560)
+        f.board(y: 300, thickness: 40)
+        f.standing(from: 30, floorY: 300, widths: [48, 55, 42, 60, 50, 45, 58, 52, 47, 44, 56], heights: [240, 225, 250])
+        f.rect(0, 340, 640, 220, (120, 118, 112))
+        var rng = SplitMix(seed: 7)
+        var x = 10.0
+        while x < 630 {
+            let shade = UInt8(95 + rng.next() % 12)
+            let drift = Double(rng.next() % 21) - 10
+            f.fill(Quad(topLeft: Point(x: x, y: 350), topRight: Point(x: x + 2, y: 350),
+                        bottomRight: Point(x: x + 2 + drift, y: 560), bottomLeft: Point(x: x + drift, y: 560)), (shade, shade, shade))
+            x += 18 + Double(rng.next() % 40)
+        }
+        let r = SpineDetector().detect(f.image)
+        let onPavement = r.spines.filter { $0.boundingBox.y > 345.0 / 560 }
+        #expect(onPavement.isEmpty, "\(onPavement.count) boxes on the pavement")
+        // The books above are still found.
+        let truth = f.spines.map { q in (q.points.map { Point(x: $0.x / 640, y: $0.y / 560) }, false) }
+        let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: truth)
+        #expect(s.hits >= f.spines.count - 1, "hits \(s.hits) of \(f.spines.count)")
+    }
+}
+
+/// A small deterministic generator, so the drawn cracks are the same on every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
