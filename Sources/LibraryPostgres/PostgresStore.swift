@@ -21,7 +21,28 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     private let configuration: PostgresConnection.Configuration
     /// The longest one statement may take before the connection is closed under it: a server that stops
     /// answering becomes an error, never a hang.
-    public static let statementTimeout: TimeAmount = .seconds(120)
+    public static let statementTimeout: TimeInterval = 120
+
+    /// Thrown when the server does not answer a statement within `statementTimeout`; counts as a lost connection.
+    struct NoAnswer: Error, CustomStringConvertible {
+        var description: String { "the server did not answer within \(Int(PostgresLibraryStore.statementTimeout)) s" }
+    }
+
+    /// Filled on an event loop thread before the semaphore is signalled, read only after the wait.
+    private final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
+
+    /// Waits for `future` at most `statementTimeout`; past that the connection is closed under it, so a server
+    /// that stops answering (or a connection dropped in a way the client never notices) is an error, never a hang.
+    private func bounded<T>(_ future: EventLoopFuture<T>) throws -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        future.whenComplete { result in box.result = result; done.signal() }
+        if done.wait(timeout: .now() + Self.statementTimeout) == .timedOut {
+            let _: EventLoopFuture<Void> = connection.close()
+            throw NoAnswer()
+        }
+        return try box.result!.get()
+    }
     let lock = NIOLock()
     private let logger = Logger(label: "shelfscan.library.postgres")
     public let path: String? = nil
@@ -58,10 +79,11 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         cropsDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("shelfscan-crops-\(location.host)-\(location.port)-\(location.database)")
         try? FileManager.default.createDirectory(at: cropsDirectory, withIntermediateDirectories: true)
-        do { try migrate() } catch { try? connection.close().wait(); throw error }
+        do { try migrate() } catch { _ = try? bounded(connection.close()); throw error }
     }
 
-    deinit { try? connection.close().wait() }
+    // Waited for (postgres-nio requires a connection closed before it is freed), but bounded: never a hang.
+    deinit { _ = try? bounded(connection.close()) }
 
     private static func connect(_ config: PostgresConnection.Configuration, logger: Logger) throws -> PostgresConnection {
         try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.next(), configuration: config,
@@ -71,6 +93,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     /// The connection is gone (server restarted, connection killed, network dropped), as opposed to a statement
     /// the server refused.
     static func isConnectionLost(_ error: any Error) -> Bool {
+        if error is NoAnswer { return true }
         guard let e = error as? PSQLError else { return false }
         switch e.code {
         case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection: return true
@@ -91,7 +114,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
             do {
                 return try attempt()
             } catch where Self.isConnectionLost(error) {
-                try? connection.close().wait()
+                _ = try? bounded(connection.close())
                 do { connection = try Self.connect(configuration, logger: logger) } catch { throw wrap(error) }
                 do { return try attempt() } catch { throw wrap(error) }
             } catch {
@@ -137,11 +160,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     @discardableResult
     func query(_ q: PostgresQuery) throws -> [PostgresRow] {
         var rows: [PostgresRow] = []
-        let connection = self.connection
-        // The watchdog closes the connection under a statement that outlives `statementTimeout`.
-        let watchdog = connection.eventLoop.scheduleTask(in: Self.statementTimeout) { let _: EventLoopFuture<Void> = connection.close() }
-        defer { watchdog.cancel() }
-        for row in try connection.query(q, logger: logger).wait() { rows.append(row) }
+        for row in try bounded(connection.query(q, logger: logger)) { rows.append(row) }
         return rows
     }
 
