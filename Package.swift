@@ -5,7 +5,7 @@
 //   C libraries → CImageCodecs / CTesseract → ShelfImage → SpineDetection, SpineReading
 //   ONNX Runtime (dlopen'd) → OnnxRuntime → PPOCR → SpineReading
 //   BookModel (Foundation only) → Library (GRDB), Catalog
-//   ShelfScan (the pipeline) → ShelfScanCLI (commands) → shelfscan (entry point)
+//   ShelfScan (the pipeline) → ShelfScanServer (HTTP door, Hummingbird) → ShelfScanCLI (commands) → shelfscan
 import PackageDescription
 
 let package = Package(
@@ -20,6 +20,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: C libraries
@@ -68,10 +73,24 @@ let package = Package(
             ]
         ),
 
+        // MARK: HTTP service
+        // `shelfscan serve`: BooksTrack v3 (multipart + SSE) and v1 (raw bytes + WebSocket), review over HTTP,
+        // over the same pipeline and library as the command line.
+        .target(
+            name: "ShelfScanServer",
+            dependencies: [
+                "ShelfScan", "Library", "BookModel", "ShelfImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+            ]
+        ),
+
         // MARK: Command line
         .target(
             name: "ShelfScanCLI",
-            dependencies: ["ShelfScan", "Catalog", "Enrichment", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "shelfscan", dependencies: ["ShelfScanCLI"]),
 
@@ -85,6 +104,10 @@ let package = Package(
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
         .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel"], path: "Benchmarks/bench-postgres"),
+        .executableTarget(
+            name: "bench-serve",
+            dependencies: ["ShelfScanServer", "ShelfScan", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Benchmarks/bench-serve"),
 
         // MARK: Tests
         // Fixtures built in code and the local fake vision-LLM server (127.0.0.1, port 0).
@@ -99,6 +122,14 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "BookModel"]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "ShelfImage", "SpineDetection"]),
+        .testTarget(
+            name: "ShelfScanServerTests",
+            dependencies: [
+                "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "Library", "BookModel", "ShelfImage",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "LibraryPostgres", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
     ]
 )

@@ -45,6 +45,10 @@ public protocol LibraryStoring: AnyObject, Sendable {
                  session: String, date: Date) throws -> ReshapeReceipt
     func pendingNeighbour(of id: Work.ID, toTheRight: Bool) throws -> Work?
     func pendingWorks(photoContentHash: String, row: Int?) throws -> [Work]
+    /// Every Work filed from one photo, in spine order, whatever its status: a server answering a photo it saw before.
+    func works(photoContentHash: String) throws -> [Work]
+    /// The status of each Work that still exists; a rejected (deleted) one is absent.
+    func reviewStatuses(ids: [Work.ID]) throws -> [Work.ID: ReviewStatus]
     @discardableResult
     func update(_ work: Work) throws -> Work
     func undoLast(session: String?, date: Date) throws -> UndoReceipt

@@ -19,13 +19,16 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     // @unchecked Sendable: `connection` is only used, and replaced, while `lock` is held.
     private var connection: PostgresConnection
     private let configuration: PostgresConnection.Configuration
-    /// The longest one statement may take before the connection is closed under it: a server that stops
-    /// answering becomes an error, never a hang.
-    public static let statementTimeout: TimeInterval = 120
+    /// The longest one statement may wait for the server before the connection is closed under it: a server
+    /// that stops answering becomes an error, never a hang. Long by default because a statement may queue
+    /// behind another worker's row lock; `?statement_timeout=5` in the URL shortens it.
+    public static let defaultStatementTimeout: TimeInterval = 120
+    public let statementTimeout: TimeInterval
 
     /// Thrown when the server does not answer a statement within `statementTimeout`; counts as a lost connection.
     struct NoAnswer: Error, CustomStringConvertible {
-        var description: String { "the server did not answer within \(Int(PostgresLibraryStore.statementTimeout)) s" }
+        var seconds: TimeInterval
+        var description: String { "the server did not answer within \(seconds.formatted()) s" }
     }
 
     /// Filled on an event loop thread before the semaphore is signalled, read only after the wait.
@@ -37,9 +40,9 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         future.whenComplete { result in box.result = result; done.signal() }
-        if done.wait(timeout: .now() + Self.statementTimeout) == .timedOut {
+        if done.wait(timeout: .now() + statementTimeout) == .timedOut {
             let _: EventLoopFuture<Void> = connection.close()
-            throw NoAnswer()
+            throw NoAnswer(seconds: statementTimeout)
         }
         return try box.result!.get()
     }
@@ -55,12 +58,14 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
 
     /// Connects, waits at most `connectTimeout`, and migrates.
     /// - Parameters:
-    ///   - url: `postgres://user@host:port/database` (or `?host=/socket/dir`). A password in the URL is refused:
+    ///   - url: `postgres://user@host:port/database` (or `?host=/socket/dir`; `?statement_timeout=SECONDS` bounds
+    ///     each wait on the server, default 120). A password in the URL is refused:
     ///     it would show in `ps` and shell history. Pass it as `password` (from `PGPASSWORD` or the config file).
     /// - Throws: `LibraryError.cannotOpen` with one line naming the server and the cause.
     public init(url: String, password: String?, connectTimeout: TimeInterval = 10) throws {
         let location = try PostgresLocation(url)
         locationDescription = location.description
+        statementTimeout = location.statementTimeout ?? Self.defaultStatementTimeout
         var config: PostgresConnection.Configuration
         if let socket = location.socketDirectory {
             config = .init(unixSocketPath: "\(socket)/.s.PGSQL.\(location.port)", username: location.user,
@@ -648,6 +653,25 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         }
     }
 
+    public func works(photoContentHash: String) throws -> [Work] {
+        try read {
+            try query("SELECT id FROM work WHERE photoContentHash = \(photoContentHash) ORDER BY spineRow, spinePosition, id")
+                .map { try $0.decode(Int64.self) }.compactMap { try load($0) }
+        }
+    }
+
+    public func reviewStatuses(ids: [Work.ID]) throws -> [Work.ID: ReviewStatus] {
+        guard !ids.isEmpty else { return [:] }
+        return try read {
+            var statuses: [Work.ID: ReviewStatus] = [:]
+            for row in try query("SELECT id, reviewStatus FROM work WHERE id = ANY(\(ids))") {
+                let (id, status) = try row.decode((Int64, String).self)
+                statuses[id] = ReviewStatus(rawValue: status) ?? .needsReview
+            }
+            return statuses
+        }
+    }
+
     public func journal(limit: Int) throws -> [JournalEntry] {
         try read {
             try query("SELECT id, session, kind, workId, summary, decidedAt, undoneAt IS NOT NULL FROM journal ORDER BY id DESC LIMIT \(limit)")
@@ -743,6 +767,8 @@ struct PostgresLocation: CustomStringConvertible {
     var database: String
     /// `?host=/var/run/postgresql`: a unix-socket directory instead of TCP.
     var socketDirectory: String?
+    /// `?statement_timeout=5` (seconds; `5s` and `500ms` also read): how long one statement may wait for the server.
+    var statementTimeout: TimeInterval?
 
     init(_ url: String) throws {
         guard let c = URLComponents(string: url), c.scheme == "postgres" || c.scheme == "postgresql" else {
@@ -764,6 +790,19 @@ struct PostgresLocation: CustomStringConvertible {
         port = c.port ?? 5432
         self.database = database
         socketDirectory = c.queryItems?.first(where: { $0.name == "host" })?.value
+        if let text = c.queryItems?.first(where: { $0.name == "statement_timeout" })?.value {
+            guard let seconds = Self.seconds(text), seconds > 0 else {
+                throw LibraryError.cannotOpen(path: shown, reason: "statement_timeout=\(text) is not a duration (seconds, e.g. statement_timeout=5 or 500ms)")
+            }
+            statementTimeout = seconds
+        }
+    }
+
+    static func seconds(_ text: String) -> TimeInterval? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if t.hasSuffix("ms") { return Double(t.dropLast(2)).map { $0 / 1000 } }
+        if t.hasSuffix("s") { return Double(t.dropLast()) }
+        return Double(t)
     }
 
     var description: String {

@@ -31,7 +31,10 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "How spines are read: ppocr (embedded PP-OCR, offline), tesseract (offline), a vision-LLM endpoint, or none.",
         discussion: "ppocr needs the files scripts/setup.sh fetches into ~/.cache/shelfscan/models (or SHELFSCAN_MODELS_DIR)."))
-    var reader: ReaderKind = .ppocr
+    var reader: ReaderKind = Self.defaultReader
+
+    /// Shared with `serve`, so both doors read spines the same way unless told otherwise.
+    static let defaultReader: ReaderKind = .ppocr
 
     @Option(name: .customLong("lang"),
             help: ArgumentHelp("Tesseract language(s), +-joined, e.g. spa+cat; each needs its traineddata installed.",
@@ -142,19 +145,24 @@ struct ScanCommand: AsyncParsableCommand {
 
     /// Opens what the scan needs; each failure here is one clear line before any photo is read.
     private func makeScanner(_ configuration: ScanConfiguration) throws -> PhotoScanner {
-        var readerConfiguration: ReaderChoice
-        switch reader {
-        case .none: readerConfiguration = .none
-        case .tesseract: readerConfiguration = .tesseract(language: language)
-        case .ppocr: readerConfiguration = .ppocr(modelsDirectory: nil)
-        case .openai: readerConfiguration = .openAI(endpoint: endpoint, model: model, concurrency: concurrency)
-        case .gemini: readerConfiguration = .gemini(endpoint: endpoint, model: model, concurrency: concurrency)
-        }
         return try PhotoScanner.open(
             configuration: configuration,
-            reader: readerConfiguration,
+            reader: Self.readerChoice(reader, language: language, endpoint: endpoint, model: model, concurrency: concurrency),
             catalogPath: catalog,
             libraryPath: dryRun ? nil : library.resolvedPath()
         )
+    }
+}
+
+extension ScanCommand {
+    /// The reader a `--reader` choice and its options name; `serve` opens its scanner through this too.
+    static func readerChoice(_ kind: ReaderKind, language: String, endpoint: String?, model: String?, concurrency: Int) -> ReaderChoice {
+        switch kind {
+        case .none: .none
+        case .tesseract: .tesseract(language: language)
+        case .ppocr: .ppocr(modelsDirectory: nil)
+        case .openai: .openAI(endpoint: endpoint, model: model, concurrency: concurrency)
+        case .gemini: .gemini(endpoint: endpoint, model: model, concurrency: concurrency)
+        }
     }
 }

@@ -114,9 +114,9 @@ enum PPOCRSpine {
     {
         let none = TitleSplitter.Split(title: nil, authors: [], confidence: 0)
         guard image.width >= 8, image.height >= 8 else { return (none, "") }
-        // Standing spines mostly read top to bottom (English, most Spanish and French printing follow
-        // either way): turning counter-clockwise makes that run left to right; the other direction comes
-        // out upside down, which the orientation vote below catches.
+        // English spines mostly read top to bottom, many European ones bottom to top. Turning the crop
+        // counter-clockwise makes top-to-bottom text run left to right; the other direction then comes out
+        // upside down, which the orientation vote below catches.
         let frame = image.height >= image.width ? image.rotated(.counterClockwise90) : image
         let found = try detector.detect(frame)
         // Lines across the spine (call-number labels, stacked letters) are not the title's direction.

@@ -1,0 +1,136 @@
+import BookModel
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// v1 progress over WebSocket, as BooksTrack's iOS client speaks it: connect to
+/// `/ws/progress?jobId=...` (token in `Sec-WebSocket-Protocol: bookstrack-auth.<token>`), send
+/// `{"type":"ready"}`, receive `ready_ack`, then `job_started`, `job_progress`… and `job_complete` or `error`,
+/// each wrapped as `{type, jobId, pipeline: "ai_scan", timestamp, version: "1.0.0", payload}`.
+///
+/// A client connecting after the job ended gets its final message at once (BooksTrack's late connect);
+/// one that never says `ready` is sent progress anyway after `readyTimeout`.
+struct ProgressSocket: Sendable {
+    let jobs: JobManager
+    let readyTimeout: Duration
+
+    /// Checks the job before the upgrade, so a bad ID is a 4xx problem rather than a socket closed at once,
+    /// and echoes the `bookstrack-auth.` subprotocol the client offered (a browser refuses a socket otherwise).
+    func shouldUpgrade(_ request: Request, context: ServerContext) async throws -> RouterShouldUpgrade {
+        guard let raw = request.uri.queryParameters.get("jobId") else {
+            throw Problem.badRequest("MISSING_JOB_ID", "Connect to /ws/progress?jobId=<the job's ID>.")
+        }
+        guard let id = UUID(uuidString: String(raw)), await jobs.job(id) != nil else { throw Problem.notFound(job: String(raw)) }
+        var headers: HTTPFields = [:]
+        if let offered = request.headers[.secWebSocketProtocol]?.split(separator: ",")
+            .map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { $0.hasPrefix("bookstrack-auth.") }) {
+            headers[.secWebSocketProtocol] = offered
+        }
+        return .upgrade(headers)
+    }
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<ServerContext>) async throws {
+        guard let raw = context.request.uri.queryParameters.get("jobId"), let id = UUID(uuidString: String(raw)),
+              let states = await jobs.subscribe(id) else { return }
+        let jobID = id.uuidString.lowercased()
+        let send: @Sendable (String, any Encodable & Sendable) async throws -> Void = { type, payload in
+            let message = Message(type: type, jobId: jobID, timestamp: Int64(Date().timeIntervalSince1970 * 1000), payload: AnyPayload(value: payload))
+            try await outbound.write(.text(String(decoding: try JSONResponse.encoder.encode(message), as: UTF8.self)))
+        }
+
+        // Late connect: the final message now, then close.
+        if let current = await jobs.job(id), current.status.isTerminal {
+            try await sendFinal(current, send)
+            try await outbound.close(.normalClosure, reason: nil)
+            return
+        }
+
+        // Wait for `ready` (or the timeout), reading the client's messages in the background from then on.
+        let (readySignal, readyContinuation) = AsyncStream<Void>.makeStream()
+        let reader = Task {
+            var said = false
+            do {
+                for try await message in inbound.messages(maxSize: 64 << 10) {
+                    guard case .text(let text) = message, !said,
+                          let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                          object["type"] as? String == "ready" else { continue }
+                    said = true
+                    readyContinuation.yield()
+                }
+            } catch {}
+            readyContinuation.finish()
+        }
+        let timeout = Task {
+            try? await Task.sleep(for: readyTimeout)
+            readyContinuation.finish()
+        }
+        var saidReady = false
+        for await _ in readySignal { saidReady = true; break }
+        timeout.cancel()
+        defer { reader.cancel() }
+        if saidReady { try await send("ready_ack", ReadyAck(status: "ready")) }
+
+        var started = false
+        for await job in states {
+            if !started && (job.status != .queued) {
+                started = true
+                try await send("job_started", Started(status: "processing", totalCount: job.totalCount))
+            }
+            if job.status.isTerminal {
+                try await sendFinal(job, send)
+                break
+            }
+            try await send("job_progress", ProgressPayload(progress: job.progress, status: job.status.rawValue,
+                                                           processedCount: job.processedCount, totalCount: job.totalCount))
+        }
+        try await outbound.close(.normalClosure, reason: nil)
+    }
+
+    private func sendFinal(_ job: ScanJob, _ send: @Sendable (String, any Encodable & Sendable) async throws -> Void) async throws {
+        if job.status == .completed, let results = await jobs.results(job.id) {
+            try await send("job_complete", Complete(totalDetected: results.totalDetected, approved: results.approved,
+                                                    needsReview: results.needsReview, resultsUrl: "/v1/scan/results/\(results.jobId)",
+                                                    photosProcessed: job.processedCount))
+        } else {
+            let error = job.error ?? JobError(code: "SCAN_FAILED", message: "The job ended without results.", retryable: false)
+            try await send("error", error)
+        }
+    }
+
+    struct AnyPayload: Encodable, Sendable {
+        let value: any Encodable & Sendable
+        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    }
+
+    struct Message: Encodable, Sendable {
+        var type: String
+        var jobId: String
+        var pipeline = "ai_scan"
+        var timestamp: Int64
+        var version = "1.0.0"
+        var payload: AnyPayload
+
+        init(type: String, jobId: String, timestamp: Int64, payload: AnyPayload) {
+            self.type = type; self.jobId = jobId; self.timestamp = timestamp; self.payload = payload
+        }
+    }
+
+    struct ReadyAck: Encodable, Sendable { var status: String }
+    struct Started: Encodable, Sendable { var status: String; var totalCount: Int }
+    struct ProgressPayload: Encodable, Sendable {
+        var progress: Double
+        var status: String
+        var processedCount: Int
+        var totalCount: Int
+    }
+    struct Complete: Encodable, Sendable {
+        var totalDetected: Int
+        var approved: Int
+        var needsReview: Int
+        var resultsUrl: String
+        var photosProcessed: Int
+    }
+}

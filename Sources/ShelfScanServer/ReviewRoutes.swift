@@ -1,0 +1,267 @@
+import BookModel
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Library
+import NIOCore
+
+/// The review queue over HTTP: the same `LibraryStoring.review(_:)` as `shelfscan review`, so the same
+/// validation and the same optimistic revision apply. A decision that names the `revision` it saw fails with
+/// 409 when another reviewer changed the Work since: never a silent overwrite.
+struct ReviewRoutes: Sendable {
+    let library: any LibraryStoring
+    /// Journal name of decisions made over HTTP, so `undo` can take back this door's decisions only.
+    static let session = "http"
+
+    func pending(_ request: Request, context: ServerContext) async throws -> Response {
+        let limit = try Self.intQuery(request, "limit", default: 50, range: 1...500)
+        let offset = try Self.intQuery(request, "offset", default: 0, range: 0...Int.max)
+        let works = try library.pendingSummaries(limit: limit, offset: offset).map(PendingWork.init)
+        return try JSONResponse.envelope(PendingPage(pending: try library.pendingCount(), limit: limit, offset: offset, works: works),
+                                         context: context)
+    }
+
+    func work(_ request: Request, context: ServerContext) async throws -> Response {
+        let work = try load(context)
+        return try JSONResponse.envelope(WorkDetail(work, hasCrop: library.cropURL(for: work) != nil,
+                                                    duplicates: (try? library.duplicates(of: work)) ?? []), context: context)
+    }
+
+    func crop(_ request: Request, context: ServerContext) async throws -> Response {
+        let work = try load(context)
+        guard let url = library.cropURL(for: work), let data = FileManager.default.contents(atPath: url.path) else {
+            throw Problem(.notFound, code: "NO_CROP", detail: "Work \(work.id ?? 0) has no spine crop (it was not filed from a photo).")
+        }
+        return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=3600"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    func verify(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(VerifyBody.self, request, context)
+        return try decide(context, .verify, revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+    }
+
+    func edit(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(EditBody.self, request, context)
+        var format: EditionFormat?
+        if let raw = body.format {
+            guard let f = EditionFormat.allCases.first(where: { $0.rawValue.lowercased() == raw.lowercased() }) else {
+                throw Problem(.unprocessableContent, code: "INVALID",
+                              detail: "format must be one of \(EditionFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            format = f
+        }
+        let status = try Self.readingStatus(body.readingStatus)
+        let edit = WorkEdit(title: body.title, authors: body.authors, isbn: body.isbn, firstPublicationYear: body.firstPublicationYear,
+                            readingStatus: body.wishlist == true ? .wishlist : status, format: format)
+        return try decide(context, .edit(edit), revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+    }
+
+    func reject(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(RevisionBody.self, request, context)
+        return try decide(context, .reject, revision: body.revision, defaults: ReviewDefaults())
+    }
+
+    func merge(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(MergeBody.self, request, context)
+        guard let into = body.into else {
+            throw Problem(.unprocessableContent, code: "INVALID", detail: "Name the Work to keep: {\"into\": <work id>}.")
+        }
+        return try decide(context, .merge(into: into), revision: body.revision, defaults: ReviewDefaults())
+    }
+
+    /// Undoes the latest decision made over HTTP (or, with `{"session": null}`… any), as `shelfscan review undo`.
+    func undo(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(UndoBody.self, request, context)
+        do {
+            let receipt = try library.undoLast(session: body.allSessions == true ? nil : (body.session ?? Self.session))
+            return try JSONResponse.envelope(UndoReceiptDTO(journalId: receipt.journalID, restoredWorkIds: receipt.restoredWorkIDs),
+                                             context: context)
+        } catch let error as LibraryError {
+            throw Self.problem(error)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func decide(_ context: ServerContext, _ action: ReviewAction, revision: Int?, defaults: ReviewDefaults) throws -> Response {
+        let id = try Self.workID(context)
+        do {
+            let receipt = try library.review(ReviewDecision(workID: id, action: action, expectedRevision: revision, session: Self.session),
+                                             defaults: defaults)
+            let after = try receipt.resultingWorkID.flatMap { try library.work(id: $0) }
+            return try JSONResponse.envelope(DecisionDTO(journalId: receipt.journalID, workId: receipt.workID, decision: action.name,
+                                                         resultingWorkId: receipt.resultingWorkID, reviewStatus: after?.reviewStatus,
+                                                         revision: after?.revision), context: context)
+        } catch let error as LibraryError {
+            throw Self.problem(error)
+        }
+    }
+
+    private func load(_ context: ServerContext) throws -> Work {
+        let id = try Self.workID(context)
+        guard let work = try library.work(id: id) else { throw Self.problem(.notFound(id)) }
+        return work
+    }
+
+    static func workID(_ context: ServerContext) throws -> Int64 {
+        let raw = context.parameters.get("workId") ?? ""
+        guard let id = Int64(raw), id > 0 else {
+            throw Problem(.notFound, code: "NOT_FOUND", detail: "No work with ID \(raw): Work IDs are positive integers.")
+        }
+        return id
+    }
+
+    /// The library's refusals, each with the status a client can act on.
+    static func problem(_ error: LibraryError) -> Problem {
+        let status: HTTPResponse.Status = switch error {
+        case .notFound: .notFound
+        case .conflict, .undoConflict, .notPending, .nothingToUndo, .claimedByOther: .conflict
+        case .invalid, .mergeIntoSelf: .unprocessableContent
+        case .cannotOpen, .cropNotWritten, .importFailed: .serviceUnavailable
+        case .unsupported: .notImplemented
+        }
+        return Problem(status, code: error.code, detail: error.description, retryable: status == .serviceUnavailable)
+    }
+
+    /// A JSON body, or the defaults when there is none; malformed JSON or a field of the wrong type is a 400.
+    static func decode<T: Decodable & DefaultInit>(_ type: T.Type, _ request: Request, _ context: ServerContext) async throws -> T {
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: context.maxUploadSize) } catch {
+            throw Problem.tooLarge("REQUEST_TOO_LARGE", "A review decision's body is at most 64 kB.")
+        }
+        guard body.readableBytes > 0 else { return T() }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: body))
+        } catch {
+            throw Problem.badRequest("MALFORMED_JSON", "The body is not the JSON this route takes (see GET /openapi.json): \(Self.reason(error)).")
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            "wrong type at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted(let c): c.codingPath.isEmpty ? "not valid JSON" : "bad value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: "not valid JSON"
+        }
+    }
+
+    static func intQuery(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let raw = request.uri.queryParameters.get(name) else { return value }
+        guard let n = Int(raw), range.contains(n) else {
+            throw Problem.badRequest("INVALID_QUERY", "\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound == Int.max ? "" : String(range.upperBound)).")
+        }
+        return n
+    }
+
+    static func readingStatus(_ raw: String?) throws -> ReadingStatus? {
+        guard let raw else { return nil }
+        guard let status = ReadingStatus.from(string: raw) else {
+            throw Problem(.unprocessableContent, code: "INVALID",
+                          detail: "readingStatus must be one of \(ReadingStatus.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return status
+    }
+
+    static func defaults(_ status: String?, wishlist: Bool?) throws -> ReviewDefaults {
+        if wishlist == true { return ReviewDefaults(readingStatus: .wishlist, owned: false) }
+        return ReviewDefaults(readingStatus: try readingStatus(status) ?? .toRead, owned: true)
+    }
+}
+
+protocol DefaultInit { init() }
+
+struct RevisionBody: Decodable, DefaultInit { var revision: Int? }
+struct VerifyBody: Decodable, DefaultInit { var revision: Int?; var readingStatus: String?; var wishlist: Bool? }
+struct EditBody: Decodable, DefaultInit {
+    var revision: Int?
+    var title: String?
+    var authors: [String]?
+    var isbn: String?
+    var firstPublicationYear: Int?
+    var format: String?
+    var readingStatus: String?
+    var wishlist: Bool?
+}
+struct MergeBody: Decodable, DefaultInit { var revision: Int?; var into: Int64? }
+struct UndoBody: Decodable, DefaultInit { var session: String?; var allSessions: Bool? }
+
+struct PendingPage: Encodable, Sendable {
+    var pending: Int
+    var limit: Int
+    var offset: Int
+    var works: [PendingWork]
+}
+
+struct PendingWork: Encodable, Sendable {
+    var id: Int64
+    var title: String?
+    var authors: [String]
+    var reviewStatus: ReviewStatus
+    var readingConfidence: Double?
+    var detectionConfidence: Double?
+    var photoContentHash: String?
+    var row: Int?
+    var position: Int?
+    var revision: Int
+    var cropUrl: String
+
+    init(_ s: WorkSummary) {
+        id = s.id; title = s.title == Work.unreadTitle ? nil : s.title; authors = s.authors; reviewStatus = s.reviewStatus
+        readingConfidence = s.readingConfidence; detectionConfidence = s.detectionConfidence
+        photoContentHash = s.photoContentHash; row = s.row; position = s.position; revision = s.revision
+        cropUrl = "/v3/review/works/\(s.id)/crop"
+    }
+}
+
+/// One Work in full for a reviewer: the seed-004 DTOs, where the spine came from, its crop, and likely duplicates.
+struct WorkDetail: Encodable, Sendable {
+    var id: Int64
+    var revision: Int
+    var work: WorkDTO
+    var authors: [AuthorDTO]
+    var editions: [EditionDTO]
+    var spine: SpineProvenance?
+    var cropUrl: String?
+    var duplicates: [Duplicate]
+
+    struct Duplicate: Encodable, Sendable {
+        var id: Int64
+        var title: String
+        var authors: [String]
+        var similarity: Double
+    }
+
+    init(_ w: Work, hasCrop: Bool, duplicates: [DuplicateCandidate]) {
+        id = w.id ?? 0; revision = w.revision; work = w.dto; authors = w.authors.map(\.dto); editions = w.editions.map(\.dto)
+        spine = w.spine; cropUrl = hasCrop ? "/v3/review/works/\(id)/crop" : nil
+        self.duplicates = duplicates.map { Duplicate(id: $0.id, title: $0.title, authors: $0.authors,
+                                                     similarity: ($0.reason.similarity * 1000).rounded() / 1000) }
+    }
+}
+
+struct DecisionDTO: Encodable, Sendable {
+    var journalId: Int64
+    var workId: Int64
+    var decision: String
+    var resultingWorkId: Int64?
+    var reviewStatus: ReviewStatus?
+    var revision: Int?
+}
+
+struct UndoReceiptDTO: Encodable, Sendable {
+    var journalId: Int64
+    var restoredWorkIds: [Int64]
+}
+
+extension ReviewAction {
+    var name: String {
+        switch self {
+        case .verify: "verify"
+        case .edit: "edit"
+        case .reject: "reject"
+        case .merge: "merge"
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Library
+import Logging
+import NIOCore
+import ShelfScan
+
+/// `shelfscan serve`: a thin HTTP door onto the same `PhotoScanner` and library (SQLite or PostgreSQL) as the command line.
+///
+/// Routes come from `RouteSpec.all` (also the OpenAPI document). Every request passes, in order: the
+/// request log, the problem mapper (every error becomes RFC 7807 JSON), auth, and the submission rate limit.
+public struct ShelfScanServer: Sendable {
+    public var configuration: ServerConfiguration
+    public var scanner: PhotoScanner
+    public var logger: Logger
+    public var version: String
+
+    public enum SetupError: Error, CustomStringConvertible {
+        case noLibrary
+        public var description: String { "The server files what it scans: open the scanner with a library (--library PATH)." }
+    }
+
+    public init(configuration: ServerConfiguration, scanner: PhotoScanner, logger: Logger = Logger(label: "shelfscan.serve"),
+                version: String = "0.1.0") {
+        self.configuration = configuration
+        self.scanner = scanner
+        self.logger = logger
+        self.version = version
+    }
+
+    /// Runs until SIGTERM or SIGINT (or the task is canceled). `onListening` gets the bound port (useful with port 0).
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        guard let library = scanner.library else { throw SetupError.noLibrary }
+        var scanner = self.scanner
+        scanner.configuration.fileResults = true
+        scanner.configuration.rescan = false
+        let jobsDirectory = configuration.jobsDirectory ?? Self.jobsDirectory(for: library)
+        let jobs = JobManager(scanner: scanner, library: library, store: try JobStore(directory: jobsDirectory),
+                              concurrentJobs: configuration.concurrentJobs, logger: logger)
+        await jobs.recover()
+
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: ProblemMiddleware<ServerContext>())
+        router.add(middleware: AuthMiddleware(serverToken: configuration.token.flatMap { $0.isEmpty ? nil : $0 }, jobs: jobs))
+        router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(perMinute: configuration.submissionsPerMinute,
+                                                                         burst: configuration.submissionBurst)))
+        register(router, jobs: jobs, library: library)
+
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router,
+                                           configuration: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.pingInterval))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "shelfscan"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    /// `<library>.jobs/` beside the database, like `<library>.crops/`. A PostgreSQL library has no file to sit
+    /// beside: its jobs go under the user's data directory, named after the server and database, so they
+    /// survive a restart (the temporary directory may not) and two libraries never share them.
+    static func jobsDirectory(for library: any LibraryStoring,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard library.path == nil else {
+            return library.cropsDirectory.deletingPathExtension().appendingPathExtension("jobs").path
+        }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/share")
+        return (dataHome as NSString).appendingPathComponent("shelfscan/jobs/\(library.cropsDirectory.lastPathComponent)")
+    }
+
+    typealias Handler = @Sendable (Request, ServerContext) async throws -> Response
+
+    /// Adds one handler per `RouteSpec`; a spec without a handler (or a handler without a spec) stops the
+    /// server at start, so the OpenAPI document and the router never disagree.
+    func register(_ router: Router<ServerContext>, jobs: JobManager, library: any LibraryStoring) {
+        let scans = ScanRoutes(jobs: jobs, uploads: UploadReader(configuration), pingInterval: configuration.pingInterval)
+        let review = ReviewRoutes(library: library)
+        let socket = ProgressSocket(jobs: jobs, readyTimeout: configuration.readyTimeout)
+        let openAPI = OpenAPIDocument.json(version: version)
+        let handlers: [String: Handler] = [
+            "submitScan": scans.submit, "scanStatus": scans.status, "scanResults": scans.results, "scanStream": scans.stream,
+            "cancelScan": scans.cancel, "submitScanV1": scans.submitV1, "scanResultsV1": scans.results,
+            "pendingWorks": review.pending, "reviewWork": review.work, "workCrop": review.crop, "verifyWork": review.verify,
+            "editWork": review.edit, "rejectWork": review.reject, "mergeWork": review.merge, "undoDecision": review.undo,
+            "openAPI": { _, _ in
+                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: openAPI)))
+            },
+            "health": { _, context in try JSONResponse.envelope(["status": "ok"], context: context) },
+        ]
+        let specs = RouteSpec.all
+        precondition(Set(handlers.keys).union(["progressSocket"]) == Set(specs.map(\.operationId)), "RouteSpec.all and the handlers disagree")
+        for spec in specs {
+            if spec.webSocket {
+                router.ws(RouterPath(spec.routerPath), shouldUpgrade: socket.shouldUpgrade) { inbound, outbound, context in
+                    try await socket.run(inbound: inbound, outbound: outbound, context: context)
+                }
+            } else {
+                router.on(RouterPath(spec.routerPath), method: spec.method, use: handlers[spec.operationId]!)
+            }
+        }
+    }
+
+    /// The operation IDs the router was built with (for the test that keeps the document in step).
+    static var registeredOperationIDs: [String] { RouteSpec.all.map(\.operationId) }
+}

@@ -1,0 +1,149 @@
+import AsyncHTTPClient
+import Foundation
+import Library
+import ShelfImage
+import ShelfScanTestSupport
+import Testing
+
+/// Every bad input is a 4xx problem, the server keeps running, and the library is untouched.
+@Suite(.serialized)
+struct BadInputTests {
+    /// Asserts the RFC 7807 shape and returns the problem's code.
+    @discardableResult
+    static func expectProblem(_ reply: Reply, _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String: Any] {
+        #expect(reply.status == status, "\(reply.text)", sourceLocation: sourceLocation)
+        #expect(reply.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
+        let problem = reply.json
+        #expect(problem["code"] as? String == code, "\(reply.text)", sourceLocation: sourceLocation)
+        #expect(problem["status"] as? Int == status, sourceLocation: sourceLocation)
+        #expect(problem["type"] is String && problem["title"] is String && problem["detail"] is String, sourceLocation: sourceLocation)
+        return problem
+    }
+
+    @Test func badUploadsAreProblemsAndLeaveTheLibraryUntouched() async throws {
+        // Given a server with small limits (2 photos, 1 MB and 1 megapixel per photo, 2 MB per request) and no rate limit
+        let server = try ServerProcess.start(["--max-photos", "2", "--max-photo-mb", "1", "--max-upload-mb", "2", "--max-megapixels", "1",
+                                              "--rate-limit", "0"])
+        let client = Client(server)
+        defer { Task { try? await client.shutdown() } }
+        let photo = try Samples.drawn(seed: 1)
+
+        // Wrong content type (JSON instead of multipart; text instead of image for v1)
+        Self.expectProblem(try await client.postJSON("/v3/jobs/scans", ["photos": "x"]), 400, "UNSUPPORTED_CONTENT_TYPE")
+        Self.expectProblem(try await client.send("POST", "/api/scan-bookshelf", headers: [("Content-Type", "text/plain")], body: photo),
+                           400, "UNSUPPORTED_CONTENT_TYPE")
+        // Malformed multipart: no boundary; a body cut short; a body with the wrong boundary; no photo field
+        Self.expectProblem(try await client.send("POST", "/v3/jobs/scans", headers: [("Content-Type", "multipart/form-data")], body: photo),
+                           400, "MALFORMED_MULTIPART")
+        let (whole, contentType) = Multipart.body([("photos[]", "a.jpg", photo)])
+        Self.expectProblem(try await client.send("POST", "/v3/jobs/scans", headers: [("Content-Type", contentType)], body: whole.prefix(whole.count / 2)),
+                           400, "MALFORMED_MULTIPART")
+        Self.expectProblem(try await client.send("POST", "/v3/jobs/scans", headers: [("Content-Type", "multipart/form-data; boundary=other")], body: whole),
+                           400, "MALFORMED_MULTIPART")
+        Self.expectProblem(try await client.submit([photo], field: "attachment"), 400, "NO_PHOTOS")
+        // Too many photos
+        Self.expectProblem(try await client.submit([photo, photo, photo]), 400, "TOO_MANY_PHOTOS")
+        // Per-photo and per-request size
+        let big = Data(repeating: 0xFF, count: 1_200_000)
+        Self.expectProblem(try await client.submit([big]), 413, "PHOTO_TOO_LARGE")
+        let huge = Data(repeating: 0xFF, count: 2_300_000)
+        Self.expectProblem(try await client.submit([huge]), 413, "REQUEST_TOO_LARGE")
+        Self.expectProblem(try await client.send("POST", "/api/scan-bookshelf", headers: [("Content-Type", "image/jpeg")], body: big),
+                           413, "REQUEST_TOO_LARGE")
+        // Not an image at all; a PNG cut after its header; a photo over the pixel limit (1600 x 900 > 1 MP)
+        Self.expectProblem(try await client.submit([Data("hello, not a photo".utf8)]), 415, "UNSUPPORTED_IMAGE")
+        Self.expectProblem(try await client.submit([Self.pngHeader(width: 640, height: 480)]), 400, "TRUNCATED_IMAGE")
+        Self.expectProblem(try await client.submit([try Samples.drawn(seed: 3, width: 1600)]), 413, "TOO_MANY_PIXELS")
+        // A v1 job ID that is not a UUID
+        Self.expectProblem(try await client.send("POST", "/api/scan-bookshelf?jobId=123", headers: [("Content-Type", "image/jpeg")], body: photo),
+                           400, "INVALID_JOB_ID")
+        // Unknown jobs, on every job route
+        let unknown = UUID().uuidString.lowercased()
+        for path in ["/v3/jobs/scans/\(unknown)", "/v3/jobs/scans/\(unknown)/results", "/v3/jobs/scans/\(unknown)/stream",
+                     "/v1/scan/results/\(unknown)", "/v3/jobs/scans/not-a-uuid"] {
+            Self.expectProblem(try await client.get(path), 404, "JOB_NOT_FOUND")
+        }
+        Self.expectProblem(try await client.send("DELETE", "/v3/jobs/scans/\(unknown)"), 404, "JOB_NOT_FOUND")
+        Self.expectProblem(try await client.get("/ws/progress?jobId=\(unknown)"), 404, "JOB_NOT_FOUND")
+
+        // Then the server still answers, and nothing reached the library or the jobs folder
+        #expect(try await client.get("/health").status == 200)
+        let store = try LibraryStore(path: server.library)
+        #expect(try store.pendingCount() == 0)
+        #expect(try store.works(includePending: true).isEmpty)
+        let jobs = URL(fileURLWithPath: server.library).deletingPathExtension().appendingPathExtension("jobs").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: jobs).isEmpty)
+        #expect(server.process.isRunning)
+    }
+
+    @Test func aServerTokenGuardsEveryRoute() async throws {
+        // Given a server with a token from the environment
+        let server = try ServerProcess.start(environment: ["SHELFSCAN_SERVER_TOKEN": "s3cret-token"])
+        let client = Client(server)
+        defer { Task { try? await client.shutdown() } }
+        let auth = [("Authorization", "Bearer s3cret-token")]
+
+        // Then every route refuses a missing or wrong token
+        for path in ["/openapi.json", "/health", "/v3/review/works", "/v3/jobs/scans/\(UUID().uuidString)"] {
+            Self.expectProblem(try await client.get(path), 401, "UNAUTHORIZED")
+            Self.expectProblem(try await client.get(path, headers: [("Authorization", "Bearer wrong")]), 401, "UNAUTHORIZED")
+        }
+        Self.expectProblem(try await client.submit([try Samples.drawn(seed: 2)]), 401, "UNAUTHORIZED")
+        #expect(try await client.get("/openapi.json", headers: auth).status == 200)
+
+        // And a job's own token opens that job's routes only
+        let accepted = try await client.submit([try Samples.drawn(seed: 2)], headers: auth)
+        #expect(accepted.status == 202)
+        let jobID = try #require(accepted.data["jobId"] as? String)
+        let jobToken = try #require(accepted.data["token"] as? String)
+        #expect(jobToken != "s3cret-token")
+        let events = try await client.events("/v3/jobs/scans/\(jobID)/stream", headers: [("Authorization", "Bearer \(jobToken)")])
+        #expect(events.last?.name == "completed")
+        #expect(try await client.get("/v3/jobs/scans/\(jobID)/results", headers: [("Authorization", "Bearer \(jobToken)")]).status == 200)
+        Self.expectProblem(try await client.get("/v3/review/works", headers: [("Authorization", "Bearer \(jobToken)")]), 401, "UNAUTHORIZED")
+        Self.expectProblem(try await client.get("/v3/jobs/scans/\(UUID().uuidString)", headers: [("Authorization", "Bearer \(jobToken)")]),
+                           401, "UNAUTHORIZED")
+        // The server's token never appears in a response or the log
+        #expect(!accepted.text.contains("s3cret-token"))
+        #expect(!server.log.contains { $0.contains("s3cret-token") })
+    }
+
+    @Test func submissionsAreRateLimitedPerClientWithRetryAfter() async throws {
+        // Given a limit of 2 submissions a minute
+        let server = try ServerProcess.start(["--rate-limit", "2"])
+        let client = Client(server)
+        defer { Task { try? await client.shutdown() } }
+        // When one client submits 12 jobs at once (the burst, 10 by default, is spent first)
+        var statuses: [Int] = []
+        var last: Reply?
+        for seed in 0..<12 {
+            let reply = try await client.submit([try Samples.drawn(seed: 100 + UInt64(seed), width: 320)])
+            statuses.append(reply.status)
+            last = reply
+        }
+        // Then the submissions past the burst are 429 with Retry-After, and status routes stay open
+        #expect(statuses.prefix(10).allSatisfy { $0 == 202 })
+        let limited = try #require(last)
+        let problem = Self.expectProblem(limited, 429, "RATE_LIMIT_EXCEEDED")
+        let retryAfter = try #require(limited.header("Retry-After").flatMap(Int.init))
+        #expect((1...30).contains(retryAfter))
+        #expect(problem["retryAfter"] as? Int == retryAfter)
+        #expect(problem["retryable"] as? Bool == true)
+        #expect(try await client.get("/health").status == 200)
+    }
+
+    /// A PNG signature and IHDR claiming a size, and nothing else: the pixel limit is checked from the header.
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        for value in [width, height] { bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        bytes += [8, 2, 0, 0, 0]
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes[12...] {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        bytes += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        return Data(bytes)
+    }
+}

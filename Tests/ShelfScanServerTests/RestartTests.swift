@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Foundation
+import Library
+import ShelfScanTestSupport
+import Testing
+
+/// kill -9 mid-job, then a restart: every accepted job completes (or fails with a reason), no photo twice.
+@Suite(.serialized)
+struct RestartTests {
+    @Test func jobsAcceptedBeforeAKillAreFinishedAfterTheRestartAndNoPhotoIsFiledTwice() async throws {
+        // Given a server scanning one job at a time, and four jobs of three larger photos each
+        let server = try ServerProcess.start(["--concurrent-jobs", "1"])
+        let client = Client(server)
+        var jobIDs: [String] = []
+        for job in 0..<4 {
+            let photos = try (0..<3).map { try Samples.drawn(seed: 500 + UInt64(job * 3 + $0), width: 1600) }
+            let accepted = try await client.submit(photos)
+            #expect(accepted.status == 202)
+            jobIDs.append(try #require(accepted.data["jobId"] as? String))
+        }
+        // When the server is killed with SIGKILL once the first photo of the first job is done
+        _ = try await client.events("/v3/jobs/scans/\(jobIDs[0])/stream") { $0.name == "progress" && ($0.id ?? 0) >= 1 }
+        server.kill9()
+        try await client.shutdown()
+        let before = try await Self.statuses(jobIDs, server.library)
+        #expect(before.contains { $0 != "completed" }, "the kill came before every job finished")
+
+        // Then a restarted server on the same library finishes every job
+        let restarted = try ServerProcess.start(library: server.library, ["--concurrent-jobs", "2"])
+        let again = Client(restarted)
+        defer { Task { try? await again.shutdown() } }
+        var workIDs: [Int] = []
+        for jobID in jobIDs {
+            let events = try await again.events("/v3/jobs/scans/\(jobID)/stream")
+            #expect(events.last?.name == "completed", "\(jobID): \(events.last?.data ?? "no events")")
+            let results = try await again.get("/v3/jobs/scans/\(jobID)/results")
+            let books = try #require(results.data["books"] as? [[String: Any]])
+            #expect(!books.isEmpty)
+            let photos = try #require(results.data["photos"] as? [[String: Any]])
+            #expect(photos.count == 3)
+            #expect(photos.allSatisfy { ["scanned", "alreadyFiled"].contains($0["outcome"] as? String) })
+            workIDs += books.compactMap { $0["workId"] as? Int }
+        }
+        #expect(restarted.log.contains { $0.contains("job resumed after restart") })
+
+        // And the library has each of the 12 photos once, each spine once
+        let store = try LibraryStore(path: restarted.library)
+        let works = try store.works(includePending: true)
+        #expect(Set(works.compactMap { $0.spine?.photoContentHash }).count == 12)
+        #expect(works.count == workIDs.count)
+        #expect(Set(workIDs) == Set(works.compactMap(\.id).map(Int.init)))
+    }
+
+    @Test func aCanceledJobStopsAndItsUploadsAreRemoved() async throws {
+        // Given a job of large photos on a server scanning one job at a time behind another
+        let server = try ServerProcess.start(["--concurrent-jobs", "1", "--ping-seconds", "0.2"])
+        let client = Client(server)
+        defer { Task { try? await client.shutdown() } }
+        let first = try await client.submit(try (0..<3).map { try Samples.drawn(seed: 910 + UInt64($0), width: 1600) })
+        let second = try await client.submit([try Samples.drawn(seed: 901, width: 1600), try Samples.drawn(seed: 902, width: 1600)])
+        let firstID = try #require(first.data["jobId"] as? String)
+        let jobID = try #require(second.data["jobId"] as? String)
+
+        // While it waits in the queue its stream says so and pings (every 0.2 s here)
+        let waiting = try await client.events("/v3/jobs/scans/\(jobID)/stream") { $0.name == "ping" }
+        #expect(waiting.first?.name == "progress" && waiting.first?.id == 0)
+        #expect(waiting.first?.json["status"] as? String == "queued")
+        #expect(waiting.last?.name == "ping" && waiting.last?.id == nil)
+
+        // When the queued job is canceled
+        let canceled = try await client.send("DELETE", "/v3/jobs/scans/\(jobID)")
+        #expect(canceled.status == 200)
+        #expect(canceled.data["status"] as? String == "canceled")
+
+        // Then its stream ends with `failed` (status canceled), its uploads are gone, and a second DELETE is harmless
+        let events = try await client.events("/v3/jobs/scans/\(jobID)/stream")
+        #expect(events.last?.name == "failed")
+        #expect(events.last?.json["status"] as? String == "canceled")
+        let folder = URL(fileURLWithPath: server.library).deletingPathExtension().appendingPathExtension("jobs").appendingPathComponent(jobID)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left == ["job.json"])
+        #expect(try await client.send("DELETE", "/v3/jobs/scans/\(jobID)").data["status"] as? String == "canceled")
+        // And the other job is unaffected
+        #expect(try await client.events("/v3/jobs/scans/\(firstID)/stream").last?.name == "completed")
+    }
+
+    /// Job states as the files on disk say, read without a server.
+    static func statuses(_ ids: [String], _ library: String) async throws -> [String] {
+        let folder = URL(fileURLWithPath: library).deletingPathExtension().appendingPathExtension("jobs")
+        return try ids.map { id in
+            let data = try Data(contentsOf: folder.appendingPathComponent(id).appendingPathComponent("job.json"))
+            return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["status"] as? String ?? "?"
+        }
+    }
+}
