@@ -29,7 +29,7 @@ public struct LibraryDump: Sendable, Equatable {
     }
 
     /// The library's tables in dependency order (a table only references tables before it), with every column
-    /// of the schema after the last migration both engines share (v3).
+    /// of the schema after the last migration both engines share (v4 enrichment status).
     public static let tables: [Table] = {
         let I = Kind.integer, R = Kind.real, T = Kind.text, D = Kind.date, B = Kind.boolean
         return [
@@ -50,7 +50,7 @@ public struct LibraryDump: Sendable, Equatable {
                 ("lastModified", D), ("lastISBNDBSync", D), ("isbndbQuality", I), ("revision", I), ("photoId", I),
                 ("photoContentHash", T), ("spineRow", I), ("spinePosition", I), ("spineLying", B), ("polygon", T),
                 ("detectionConfidence", R), ("readingConfidence", R), ("rawText", T), ("reader", T), ("model", T),
-                ("promptVersion", T), ("readError", T), ("callNumber", T), ("catalogScore", R), ("cropFile", T)],
+                ("promptVersion", T), ("readError", T), ("callNumber", T), ("catalogScore", R), ("cropFile", T), ("enrichmentStatus", T)],
                   orderBy: "id"),
             Table(name: "credit", columns: [("workId", I), ("authorId", I), ("role", T), ("position", I)],
                   orderBy: "workId, authorId, role"),

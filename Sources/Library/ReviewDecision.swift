@@ -133,6 +133,10 @@ public struct UndoReceipt: Sendable, Equatable {
     public var summary: String
     /// The Works put back as they were; the first is the one the decision was about.
     public var restoredWorkIDs: [Work.ID]
+
+    public init(journalID: Int64, summary: String, restoredWorkIDs: [Work.ID]) {
+        self.journalID = journalID; self.summary = summary; self.restoredWorkIDs = restoredWorkIDs
+    }
 }
 
 import Foundation

@@ -100,5 +100,14 @@ enum PostgresSchema {
                 expiresAt timestamptz NOT NULL)
             """,
         ]),
+        // The SQLite store's v4, same name and column.
+        ("v4 enrichment status", [
+            "ALTER TABLE work ADD COLUMN enrichmentStatus text",
+        ]),
+        // A crop outlives its Work's row, as a crop file does beside SQLite: undoing a reject, merge, split or
+        // join puts the Work back with its crop. Crops of Works that no longer exist are not copied by `dump`.
+        ("v5 crops outlive their Work for undo", [
+            "ALTER TABLE cropImage DROP CONSTRAINT IF EXISTS cropimage_workid_fkey",
+        ]),
     ]
 }

@@ -13,19 +13,13 @@ extension PostgresLibraryStore {
                 let sql = "SELECT \(table.columns.map(\.name).joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.orderBy)"
                 dump.rows[table.name] = try query(PostgresQuery(unsafeSQL: sql)).map { row in
                     let cells = row.makeRandomAccess()
-                    return try table.columns.indices.map { i -> LibraryDump.Value in
-                        let cell = cells[i]
-                        switch table.columns[i].kind {
-                        case .integer: return try cell.decode(Int64?.self).map { .integer($0) } ?? .null
-                        case .boolean: return try cell.decode(Bool?.self).map { .integer($0 ? 1 : 0) } ?? .null
-                        case .real: return try cell.decode(Double?.self).map { .real($0) } ?? .null
-                        case .text: return try cell.decode(String?.self).map { .text($0) } ?? .null
-                        case .date: return try cell.decode(Date?.self).map { .date($0) } ?? .null
-                        }
-                    }
+                    return try table.columns.indices.map { try Self.value(cells[$0], table.columns[$0].kind) }
                 }
             }
-            for row in try query("SELECT workId, jpeg FROM cropImage ORDER BY workId") {
+            // Only the crops of Works that exist: a crop kept for undo after its Work went is not part of the library.
+            for row in try query("""
+                SELECT c.workId, c.jpeg FROM cropImage c JOIN work w ON w.id = c.workId AND w.cropFile IS NOT NULL ORDER BY c.workId
+                """) {
                 let (id, bytes) = try row.decode((Int64, ByteBuffer).self)
                 dump.crops[id] = Array(bytes.readableBytesView)
             }
@@ -41,15 +35,7 @@ extension PostgresLibraryStore {
                 let sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))"
                 for row in dump.rows[table.name] ?? [] {
                     var binds = PostgresBindings(capacity: row.count)
-                    for (i, value) in row.enumerated() {
-                        switch value {
-                        case .null: binds.appendNull()
-                        case let .integer(n): if table.columns[i].kind == .boolean { try binds.append(n != 0) } else { try binds.append(n) }
-                        case let .real(d): try binds.append(d)
-                        case let .text(t): try binds.append(t)
-                        case let .date(d): try binds.append(d)
-                        }
-                    }
+                    for (i, value) in row.enumerated() { try Self.bind(value, table.columns[i].kind, into: &binds) }
                     try query(PostgresQuery(unsafeSQL: sql, binds: binds))
                 }
                 // bigserial keys go on after the copied IDs.

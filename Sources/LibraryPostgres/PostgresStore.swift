@@ -264,7 +264,10 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
                 guard replacePending else { return [] }
                 photoID = try scalar("SELECT id FROM photo WHERE contentHash = \(photo.contentHash) FOR UPDATE", as: Int64.self)
                 try query("UPDATE photo SET originalImagePath = \(photo.originalImagePath) WHERE id = \(photoID)")
-                try query("DELETE FROM work WHERE photoId = \(photoID) AND reviewStatus = 'needsReview'")
+                let pending = try query("SELECT id FROM work WHERE photoId = \(photoID) AND reviewStatus = 'needsReview'")
+                    .map { try $0.decode(Int64.self) }
+                for id in pending { try deleteWork(id) }
+                try rows("DELETE FROM cropImage WHERE workId = ANY($1)", pending)
                 keptBoxes = try query("""
                     SELECT boundingBoxX, boundingBoxY, boundingBoxWidth, boundingBoxHeight FROM work
                     WHERE photoId = \(photoID) AND boundingBoxX IS NOT NULL
@@ -274,65 +277,16 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
                     }
             }
             var ids: [Work.ID] = []
+            // A spine a reviewer already verified or edited stays as it is; the rescan does not file it again.
             for spine in photo.spines where !keptBoxes.contains(where: { $0.iou(spine.boundingBox) >= 0.5 }) {
-                ids.append(try insertWork(spine, photo: photo, photoID: photoID!, date: date))
+                let crop: String? = spine.cropJPEG.isEmpty ? nil
+                    : "\(photo.contentHash.prefix(16))-r\(spine.row)-p\(spine.position)-\(UUID().uuidString.prefix(8).lowercased()).jpg"
+                let saved = try saveWork(WorkRows.filedWork(spine, photo: photo, crop: crop, date: date), photoId: photoID, bump: false)
+                if crop != nil { try storeCrop(spine.cropJPEG, workID: saved.id!) }
+                ids.append(saved.id!)
             }
             try query("DELETE FROM photoClaim WHERE contentHash = \(photo.contentHash)")
             return ids
-        }
-    }
-
-    private func insertWork(_ spine: SpineFiling, photo: PhotoFiling, photoID: Int64, date: Date) throws -> Work.ID {
-        let trimmed = spine.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let title = trimmed.isEmpty ? Work.unreadTitle : String(trimmed.prefix(Rules.titleMaxLength))
-        let crop: String? = spine.cropJPEG.isEmpty ? nil
-            : "\(photo.contentHash.prefix(16))-r\(spine.row)-p\(spine.position)-\(UUID().uuidString.prefix(8).lowercased()).jpg"
-        let polygon = String(decoding: try JSONEncoder().encode(spine.polygon), as: UTF8.self)
-        let box = spine.boundingBox
-        let id = try scalar("""
-            INSERT INTO work (title, normalizedTitle, reviewStatus, originalImagePath, boundingBoxX, boundingBoxY,
-                boundingBoxWidth, boundingBoxHeight, dateCreated, lastModified, primaryProvider, photoId,
-                photoContentHash, spineRow, spinePosition, spineLying, polygon, detectionConfidence, readingConfidence,
-                rawText, reader, model, promptVersion, readError, callNumber, catalogScore, cropFile)
-            VALUES (\(title), \(TextNormalization.normalize(title)), 'needsReview', \(photo.originalImagePath), \(box.x),
-                \(box.y), \(box.width), \(box.height), \(date), \(date), \(spine.reader), \(photoID), \(photo.contentHash),
-                \(spine.row), \(spine.position), \(spine.lying), \(polygon), \(spine.detectionConfidence),
-                \(spine.readingConfidence), \(spine.rawText), \(spine.reader), \(spine.model), \(spine.promptVersion),
-                \(spine.readError), \(spine.callNumber), \(spine.catalogScore), \(crop))
-            RETURNING id
-            """, as: Int64.self)!
-        let names = spine.authors.map { String($0.prefix(Rules.authorNameMaxLength)) }
-            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        try setAuthors(names, work: id, date: date)
-        if let isbn = spine.isbn.flatMap(ISBN.valid) {
-            let isbns = String(decoding: try JSONEncoder().encode([isbn]), as: UTF8.self)
-            try query("""
-                INSERT INTO edition (workId, isbn, isbns, format, dateCreated, lastModified)
-                VALUES (\(id), \(isbn), \(isbns), \(Edition(isbn: isbn, dateCreated: date).format.rawValue), \(date), \(date))
-                """)
-        }
-        if crop != nil {
-            try query("INSERT INTO cropImage (workId, jpeg) VALUES (\(id), \(ByteBuffer(bytes: spine.cropJPEG)))")
-        }
-        return id
-    }
-
-    /// Replaces a Work's author credits, reusing authors by normalized name as the SQLite store does.
-    private func setAuthors(_ names: [String], work id: Int64, date: Date) throws {
-        try query("DELETE FROM credit WHERE workId = \(id) AND role = 'author'")
-        var seen = Set<Int64>()
-        for (position, raw) in names.enumerated() {
-            let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            let key = TextNormalization.normalize(name)
-            var author = try scalar("SELECT id FROM author WHERE normalizedName = \(key) ORDER BY id LIMIT 1", as: Int64.self)
-            if author == nil {
-                author = try scalar("""
-                    INSERT INTO author (name, normalizedName, dateCreated, lastModified)
-                    VALUES (\(name), \(key), \(date), \(date)) RETURNING id
-                    """, as: Int64.self)
-            }
-            guard let author, seen.insert(author).inserted else { continue }
-            try query("INSERT INTO credit (workId, authorId, role, position) VALUES (\(id), \(author), 'author', \(position))")
         }
     }
 
@@ -373,66 +327,19 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     }
 
     public func work(id: Work.ID) throws -> Work? {
-        try read { try load(id) }
-    }
-
-    /// A Work with its authors, editions' ISBNs and library entry status: what review and listings show.
-    private func load(_ id: Int64) throws -> Work? {
-        guard let row = try query("""
-            SELECT title, reviewStatus, revision, originalImagePath, boundingBoxX, boundingBoxY, boundingBoxWidth,
-                   boundingBoxHeight, dateCreated, lastModified, photoContentHash, spineRow, spinePosition, spineLying,
-                   detectionConfidence, readingConfidence, rawText, reader, model, promptVersion, readError, callNumber,
-                   catalogScore, cropFile, firstPublicationYear, primaryProvider, polygon
-            FROM work WHERE id = \(id)
-            """).first else { return nil }
-        let c = row.makeRandomAccess()
-        var w = Work(id: id, title: try c[0].decode(String.self),
-                     reviewStatus: ReviewStatus(rawValue: try c[1].decode(String.self)) ?? .needsReview,
-                     dateCreated: try c[8].decode(Date.self))
-        w.revision = try c[2].decode(Int.self)
-        w.originalImagePath = try c[3].decode(String?.self)
-        if let x = try c[4].decode(Double?.self) {
-            w.boundingBox = BoundingBox(x: x, y: try c[5].decode(Double.self), width: try c[6].decode(Double.self),
-                                        height: try c[7].decode(Double.self))
-        }
-        w.lastModified = try c[9].decode(Date.self)
-        if let hash = try c[10].decode(String?.self) {
-            w.spine = SpineProvenance(photoContentHash: hash, row: try c[11].decode(Int?.self) ?? 0,
-                                      position: try c[12].decode(Int?.self) ?? 0, lying: try c[13].decode(Bool?.self) ?? false,
-                                      polygon: (try c[26].decode(String?.self)).flatMap { try? JSONDecoder().decode([[Double]].self, from: Data($0.utf8)) } ?? [], detectionConfidence: try c[14].decode(Double?.self) ?? 0,
-                                      readingConfidence: try c[15].decode(Double?.self), rawText: try c[16].decode(String?.self),
-                                      reader: try c[17].decode(String?.self), model: try c[18].decode(String?.self),
-                                      promptVersion: try c[19].decode(String?.self), readError: try c[20].decode(String?.self),
-                                      callNumber: try c[21].decode(String?.self), catalogScore: try c[22].decode(Double?.self),
-                                      cropFile: try c[23].decode(String?.self))
-        }
-        w.firstPublicationYear = try c[24].decode(Int?.self)
-        w.primaryProvider = try c[25].decode(String?.self)
-        let names = try query("""
-            SELECT a.name FROM credit c JOIN author a ON a.id = c.authorId
-            WHERE c.workId = \(id) AND c.role = 'author' ORDER BY c.position
-            """).map { try $0.decode(String.self) }
-        w.setAuthorNames(names, at: w.lastModified)
-        w.editions = try query("SELECT id, isbn FROM edition WHERE workId = \(id) ORDER BY id").map {
-            let (eid, isbn) = try $0.decode((Int64, String?).self)
-            return Edition(id: eid, isbn: isbn, dateCreated: w.dateCreated)
-        }
-        if let status = try scalar("SELECT readingStatus FROM libraryEntry WHERE workId = \(id)", as: String.self) {
-            w.libraryEntry = UserLibraryEntry(readingStatus: ReadingStatus(rawValue: status) ?? .toRead, dateAdded: w.lastModified)
-        }
-        return w
+        try read { try loadWork(id) }
     }
 
     public func works(includePending: Bool) throws -> [Work] {
         try read {
             let ids = try query(PostgresQuery(unsafeSQL: "SELECT id FROM work \(includePending ? "" : "WHERE reviewStatus != 'needsReview'") ORDER BY id"))
                 .map { try $0.decode(Int64.self) }
-            return try ids.compactMap { try load($0) }
+            return try ids.compactMap { try loadWork($0) }
         }
     }
 
     private func item(_ id: Int64) throws -> ReviewItem? {
-        guard let work = try load(id) else { return nil }
+        guard let work = try loadWork(id) else { return nil }
         let row = try query("""
             SELECT COUNT(*), COUNT(*) FILTER (WHERE id < \(id)), COUNT(DISTINCT photoId),
                    COUNT(DISTINCT photoId) FILTER (WHERE id < \(id) AND photoId IS DISTINCT FROM (SELECT photoId FROM work WHERE id = \(id)))
@@ -522,125 +429,16 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         return try nextPending(after: nil, wrap: true)
     }
 
-    // MARK: Decisions
-
-    public func review(_ decision: ReviewDecision, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt {
-        try transaction {
-            let id = decision.workID
-            // The row lock makes the revision check and the write one step: two reviewers deciding the same
-            // Work at once are serialized, and the second sees the first's revision.
-            guard let row = try query("SELECT title, reviewStatus, revision FROM work WHERE id = \(id) FOR UPDATE").first else {
-                throw LibraryError.notFound(id)
-            }
-            let (title, statusText, revision) = try row.decode((String, String, Int).self)
-            let status = ReviewStatus(rawValue: statusText) ?? .needsReview
-            if let expected = decision.expectedRevision, expected != revision {
-                throw LibraryError.conflict(id, expected: expected, actual: revision)
-            }
-            if let holder = try scalar("""
-                SELECT reviewer FROM reviewClaim WHERE workId = \(id) AND expiresAt > now()
-                  AND reviewer != \(decision.session) AND reviewer != \(holder)
-                """, as: String.self) {
-                throw LibraryError.claimedByOther(id, reviewer: holder)
-            }
-            let resulting: Work.ID?
-            let summary: String
-            switch decision.action {
-            case .verify:
-                guard status == .needsReview else { throw LibraryError.notPending(id, status) }
-                guard var work = try load(id) else { throw LibraryError.notFound(id) }
-                work.reviewStatus = .verified
-                let issues = work.validationIssues(forVerification: true)
-                if !issues.isEmpty { throw LibraryError.invalid(id, ValidationError(issues)) }
-                try accept(id, status: .verified, defaults: defaults, date: date)
-                resulting = id; summary = "verified “\(title)”"
-            case let .edit(edit):
-                guard var work = try load(id) else { throw LibraryError.notFound(id) }
-                try edit.apply(to: &work, date: date)
-                work.reviewStatus = .userEdited
-                let issues = work.validationIssues(forVerification: true)
-                if !issues.isEmpty { throw LibraryError.invalid(id, ValidationError(issues)) }
-                try query("""
-                    UPDATE work SET title = \(work.title), normalizedTitle = \(TextNormalization.normalize(work.title)),
-                        firstPublicationYear = \(work.firstPublicationYear) WHERE id = \(id)
-                    """)
-                if edit.authors != nil { try setAuthors(work.authors.map(\.name), work: id, date: date) }
-                if edit.isbn != nil || edit.format != nil {
-                    for e in work.editions {
-                        let isbns = String(decoding: try JSONEncoder().encode(e.isbns), as: UTF8.self)
-                        if let eid = e.id {
-                            try query("UPDATE edition SET isbn = \(e.isbn), isbns = \(isbns), format = \(e.format.rawValue), lastModified = \(date) WHERE id = \(eid)")
-                        } else {
-                            try query("""
-                                INSERT INTO edition (workId, isbn, isbns, format, dateCreated, lastModified)
-                                VALUES (\(id), \(e.isbn), \(isbns), \(e.format.rawValue), \(date), \(date))
-                                """)
-                        }
-                    }
-                }
-                var d = defaults
-                if let s = edit.readingStatus { d.readingStatus = s; if s == .wishlist { d.owned = false } }
-                if let f = edit.format { d.format = f }
-                try accept(id, status: .userEdited, defaults: d, date: date)
-                resulting = id; summary = "edited “\(work.title)”"
-            case .reject:
-                guard status == .needsReview else { throw LibraryError.notPending(id, status) }
-                try query("DELETE FROM work WHERE id = \(id)")
-                resulting = nil; summary = "rejected “\(title)”"
-            case .merge:
-                throw LibraryError.unsupported("Merging Works")
-            }
-            try query("DELETE FROM reviewClaim WHERE workId = \(id)")
-            let journalID = try scalar("""
-                INSERT INTO journal (session, kind, workId, summary, decidedAt, before, afterRevisions)
-                VALUES (\(decision.session), \(decision.action.journalKind), \(id), \(summary), \(date), '[]', '{}')
-                RETURNING id
-                """, as: Int64.self)!
-            return DecisionReceipt(journalID: journalID, workID: id, resultingWorkID: resulting, summary: summary)
-        }
-    }
-
-    /// Puts a Work in the library: its status, one revision more, and an entry (with an owned edition).
-    private func accept(_ id: Int64, status: ReviewStatus, defaults: ReviewDefaults, date: Date) throws {
-        try query("""
-            UPDATE work SET reviewStatus = \(status.rawValue), revision = revision + 1, lastModified = \(date) WHERE id = \(id)
-            """)
-        var edition = try scalar("SELECT id FROM edition WHERE workId = \(id) ORDER BY id LIMIT 1", as: Int64.self)
-        if edition == nil, defaults.owned {
-            edition = try scalar("""
-                INSERT INTO edition (workId, format, dateCreated, lastModified)
-                VALUES (\(id), \(defaults.format.rawValue), \(date), \(date)) RETURNING id
-                """, as: Int64.self)
-        }
-        try query("""
-            INSERT INTO libraryEntry (workId, editionId, dateAdded, readingStatus, lastModified)
-            VALUES (\(id), \(defaults.owned ? edition : nil), \(date), \(defaults.readingStatus.rawValue), \(date))
-            ON CONFLICT (workId) DO UPDATE SET readingStatus = excluded.readingStatus, lastModified = excluded.lastModified
-            """)
-    }
-
-    public func undoLast(session: String?, date: Date) throws -> UndoReceipt { throw LibraryError.unsupported("Undo") }
-
-    public func review(batch decisions: [ReviewDecision], summary: String, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt {
-        throw LibraryError.unsupported("Deciding several spines at once")
-    }
-
-    public func reshape(_ workIDs: [Work.ID], into pieces: [SpinePiece], kind: String, expectedRevisions: [Work.ID: Int],
-                        session: String, date: Date) throws -> ReshapeReceipt {
-        throw LibraryError.unsupported("Splitting or joining spines")
-    }
-
-    @discardableResult
-    public func update(_ work: Work) throws -> Work { throw LibraryError.unsupported("Editing a Work outside review (enrich)") }
-
     public func pendingNeighbour(of id: Work.ID, toTheRight: Bool) throws -> Work? {
         try read {
-            let neighbour = try scalar(PostgresQuery(unsafeSQL: """
+            // As on SQLite: a piece of a split shares its neighbour's position, so equal positions count, by ID.
+            let neighbour = try rows("""
                 SELECT n.id FROM work w JOIN work n ON n.photoId = w.photoId AND n.spineRow = w.spineRow
-                WHERE w.id = $1 AND n.reviewStatus = 'needsReview' AND n.spinePosition \(toTheRight ? ">" : "<") w.spinePosition
-                ORDER BY n.spinePosition \(toTheRight ? "ASC" : "DESC") LIMIT 1
-                """, binds: { var b = PostgresBindings(); b.append(id); return b }()), as: Int64.self)
-            return try neighbour.flatMap { try load($0) }
+                WHERE w.id = $1 AND n.id != w.id AND n.reviewStatus = 'needsReview'
+                  AND n.spinePosition \(toTheRight ? ">=" : "<=") w.spinePosition
+                ORDER BY n.spinePosition \(toTheRight ? "ASC" : "DESC"), n.id \(toTheRight ? "ASC" : "DESC") LIMIT 1
+                """, id).first.map { try $0.decode(Int64.self) }
+            return try neighbour.flatMap { try loadWork($0) }
         }
     }
 
@@ -648,15 +446,15 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         try read {
             try query("""
                 SELECT id FROM work WHERE photoContentHash = \(photoContentHash) AND reviewStatus = 'needsReview'
-                  AND (\(row)::bigint IS NULL OR spineRow = \(row)) ORDER BY spineRow, spinePosition
-                """).map { try $0.decode(Int64.self) }.compactMap { try load($0) }
+                  AND (\(row)::bigint IS NULL OR spineRow = \(row)) ORDER BY spineRow, spinePosition, id
+                """).map { try $0.decode(Int64.self) }.compactMap { try loadWork($0) }
         }
     }
 
     public func works(photoContentHash: String) throws -> [Work] {
         try read {
             try query("SELECT id FROM work WHERE photoContentHash = \(photoContentHash) ORDER BY spineRow, spinePosition, id")
-                .map { try $0.decode(Int64.self) }.compactMap { try load($0) }
+                .map { try $0.decode(Int64.self) }.compactMap { try loadWork($0) }
         }
     }
 
@@ -741,11 +539,6 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         }
     }
 
-    public func exportCSV() throws -> String { throw LibraryError.unsupported("CSV export") }
-    public func exportLibrary() throws -> LibraryExport { throw LibraryError.unsupported("JSON export") }
-    public func importCSV(_ bytes: [UInt8], date: Date) throws -> ImportReport { throw LibraryError.unsupported("CSV import") }
-    public func importCSV(_ text: String, date: Date) throws -> ImportReport { throw LibraryError.unsupported("CSV import") }
-    public func importJSON(_ data: Data, date: Date) throws -> ImportReport { throw LibraryError.unsupported("JSON import") }
 }
 
 extension ReviewAction {
