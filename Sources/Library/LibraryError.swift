@@ -16,8 +16,6 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case importFailed(String)
     /// Another reviewer holds the Work (a claim with an expiry, on a shared library).
     case claimedByOther(Work.ID, reviewer: String)
-    /// A feature this engine does not offer yet.
-    case unsupported(String)
 
     public var code: String {
         switch self {
@@ -32,7 +30,6 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cropNotWritten: "CROP_NOT_WRITTEN"
         case .importFailed: "IMPORT_FAILED"
         case .claimedByOther: "CONFLICT"
-        case .unsupported: "UNSUPPORTED"
         }
     }
 
@@ -52,7 +49,6 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .importFailed(reason): "Import failed: \(reason)"
         case let .claimedByOther(id, reviewer):
             "Work \(id) is being reviewed by \(reviewer) right now. Take the next one; it comes back if they leave it."
-        case let .unsupported(what): "\(what) is not available on a PostgreSQL library yet. Copy it to SQLite with `shelfscan library migrate` for that."
         }
     }
 }

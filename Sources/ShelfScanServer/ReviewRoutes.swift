@@ -119,7 +119,6 @@ struct ReviewRoutes: Sendable {
         case .conflict, .undoConflict, .notPending, .nothingToUndo, .claimedByOther: .conflict
         case .invalid, .mergeIntoSelf: .unprocessableContent
         case .cannotOpen, .cropNotWritten, .importFailed: .serviceUnavailable
-        case .unsupported: .notImplemented
         }
         return Problem(status, code: error.code, detail: error.description, retryable: status == .serviceUnavailable)
     }
