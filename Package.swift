@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -60,12 +61,14 @@ let package = Package(
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),
         .target(name: "Library", dependencies: ["BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The same library on PostgreSQL (postgres-nio), for teams: several scan workers and reviewers at once.
+        .target(name: "LibraryPostgres", dependencies: ["Library", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // OpenLibrary and Google Books over URLSession: seed-004 normalizers, cache, backoff, circuit.
         .target(name: "Enrichment", dependencies: ["BookModel", "Catalog"]),
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "Enrichment",
+                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres", "Enrichment",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -100,6 +103,7 @@ let package = Package(
         .executableTarget(name: "eval-enrichment", dependencies: ["Enrichment", "Catalog", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-enrichment"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
+        .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel"], path: "Benchmarks/bench-postgres"),
         .executableTarget(
             name: "bench-serve",
             dependencies: ["ShelfScanServer", "ShelfScan", .product(name: "AsyncHTTPClient", package: "async-http-client")],
@@ -116,6 +120,7 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
+        .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "BookModel"]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "ShelfImage", "SpineDetection"]),
         .testTarget(
             name: "ShelfScanServerTests",
@@ -125,6 +130,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
+        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "LibraryPostgres", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
     ]
 )

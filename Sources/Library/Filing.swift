@@ -68,4 +68,9 @@ public struct FiledPhotoStatus: Sendable, Equatable {
     /// Works from this photo still in the library, and how many of those wait for review.
     public var workCount: Int
     public var pendingCount: Int
+
+    public init(photoID: Int64, contentHash: String, originalImagePath: String, filedAt: Date, workCount: Int, pendingCount: Int) {
+        self.photoID = photoID; self.contentHash = contentHash; self.originalImagePath = originalImagePath
+        self.filedAt = filedAt; self.workCount = workCount; self.pendingCount = pendingCount
+    }
 }

@@ -6,9 +6,9 @@ struct LibraryOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The library database.",
-            discussion: "Default: $SHELFSCAN_LIBRARY, else $XDG_DATA_HOME/shelfscan/library.sqlite, else ~/.local/share/shelfscan/library.sqlite.",
-            valueName: "path"),
+            "The library: a SQLite file, or a shared one on PostgreSQL (postgres://user@host:5432/database).",
+            discussion: "Default: $SHELFSCAN_LIBRARY, else $XDG_DATA_HOME/shelfscan/library.sqlite, else ~/.local/share/shelfscan/library.sqlite. The PostgreSQL password comes from $PGPASSWORD (never the URL). ?statement_timeout=SECONDS bounds each wait on the server (default 120).",
+            valueName: "path-or-url"),
         completion: .file(extensions: ["sqlite"]))
     var library: String?
 

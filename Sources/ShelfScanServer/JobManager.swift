@@ -20,7 +20,7 @@ struct UploadedPhoto: Sendable {
 /// actor: only bookkeeping runs on it, so a status request never waits for a photo.
 actor JobManager {
     let scanner: PhotoScanner
-    let library: LibraryStore
+    let library: any LibraryStoring
     let store: JobStore
     let concurrentJobs: Int
     let logger: Logger
@@ -33,7 +33,7 @@ actor JobManager {
     /// A job interrupted this many times (each a crash or kill mid-job) is failed rather than retried forever.
     static let maxAttempts = 3
 
-    init(scanner: PhotoScanner, library: LibraryStore, store: JobStore, concurrentJobs: Int, logger: Logger) {
+    init(scanner: PhotoScanner, library: any LibraryStoring, store: JobStore, concurrentJobs: Int, logger: Logger) {
         self.scanner = scanner
         self.library = library
         self.store = store
