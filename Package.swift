@@ -52,11 +52,13 @@ let package = Package(
         // ONNX Runtime's C API, bound by hand and loaded by path at run time (the PyPI wheel ships no headers).
         .target(name: "OnnxRuntime"),
         // PP-OCR's text detector and recognizer on ONNX Runtime: pre- and post-processing, no spine logic.
-        .target(name: "PPOCR", dependencies: ["OnnxRuntime", "ShelfImage", "ShelfModels"]),
+        // Where a person's files live (XDG cache, config and data directories), one rule for every target.
+        .target(name: "UserDirectories"),
+        .target(name: "PPOCR", dependencies: ["OnnxRuntime", "ShelfImage", "ShelfModels", "UserDirectories"]),
         .target(name: "SpineDetection", dependencies: ["ShelfImage", "ShelfModels"]),
         .target(
             name: "SpineReading",
-            dependencies: ["ShelfImage", "ShelfModels", "BookModel", "CTesseract", "OnnxRuntime", "PPOCR", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ShelfImage", "ShelfModels", "BookModel", "CTesseract", "OnnxRuntime", "PPOCR", "UserDirectories", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),
@@ -79,7 +81,7 @@ let package = Package(
         .target(
             name: "ShelfScanServer",
             dependencies: [
-                "ShelfScan", "Library", "BookModel", "ShelfImage",
+                "ShelfScan", "Library", "BookModel", "ShelfImage", "UserDirectories",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -90,7 +92,7 @@ let package = Package(
         // MARK: Command line
         .target(
             name: "ShelfScanCLI",
-            dependencies: ["ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", "UserDirectories", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "shelfscan", dependencies: ["ShelfScanCLI"]),
 
@@ -117,6 +119,7 @@ let package = Package(
         .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime"]),
         .testTarget(name: "PPOCRTests", dependencies: ["PPOCR", "OnnxRuntime", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
+        .testTarget(name: "UserDirectoriesTests", dependencies: ["UserDirectories"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),

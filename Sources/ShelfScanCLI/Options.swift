@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import UserDirectories
 
 /// `--library PATH`, shared by every command that opens the library.
 struct LibraryOptions: ParsableArguments {
@@ -16,9 +17,7 @@ struct LibraryOptions: ParsableArguments {
     func resolvedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let library, !library.isEmpty { return library }
         if let path = environment["SHELFSCAN_LIBRARY"], !path.isEmpty { return path }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/share")
-        return (dataHome as NSString).appendingPathComponent("shelfscan/library.sqlite")
+        return UserDirectories.data(environment).appendingPathComponent("library.sqlite").path
     }
 }
 

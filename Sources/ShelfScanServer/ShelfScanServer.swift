@@ -6,6 +6,7 @@ import Library
 import Logging
 import NIOCore
 import ShelfScan
+import UserDirectories
 
 /// `shelfscan serve`: a thin HTTP door onto the same `PhotoScanner` and library (SQLite or PostgreSQL) as the command line.
 ///
@@ -68,9 +69,7 @@ public struct ShelfScanServer: Sendable {
         guard library.path == nil else {
             return library.cropsDirectory.deletingPathExtension().appendingPathExtension("jobs").path
         }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/share")
-        return (dataHome as NSString).appendingPathComponent("shelfscan/jobs/\(library.cropsDirectory.lastPathComponent)")
+        return UserDirectories.data(environment).appendingPathComponent("jobs/\(library.cropsDirectory.lastPathComponent)").path
     }
 
     typealias Handler = @Sendable (Request, ServerContext) async throws -> Response
