@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "ShelfScanServerTests",
             dependencies: [
-                "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "Library", "BookModel", "ShelfImage",
+                "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "Library", "LibraryPostgres", "BookModel", "ShelfImage",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
