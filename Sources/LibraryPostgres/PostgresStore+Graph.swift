@@ -95,34 +95,61 @@ extension PostgresLibraryStore {
     func loadWork(_ id: Int64, lock: Bool = false) throws -> Work? {
         let t = Self.table("work")
         guard let row = try rows("SELECT \(Self.columns(t)) FROM work WHERE id = $1\(lock ? " FOR UPDATE" : "")", id).first else { return nil }
-        return try loadRelations(WorkRows.work(Self.values(row, t)).work)
+        return try withRelations([WorkRows.work(Self.values(row, t)).work]).first
     }
 
-    func loadRelations(_ bare: Work) throws -> Work {
-        var w = bare
-        guard let id = w.id else { return w }
+    /// Every Work matching `condition` (SQL after WHERE, or nothing for all), in ID order.
+    func loadWorks(where condition: String = "") throws -> [Work] {
+        let t = Self.table("work")
+        let bare = try rows("SELECT \(Self.columns(t)) FROM work \(condition.isEmpty ? "" : "WHERE " + condition) ORDER BY id")
+            .map { try WorkRows.work(Self.values($0, t)).work }
+        return try withRelations(bare)
+    }
+
+    /// Fills in the people, editions and library entries of `bare` Works with one query per table for all of
+    /// them: listing a library of ten thousand Works (the duplicate index, exports) costs three round trips,
+    /// not three per Work.
+    func withRelations(_ bare: [Work]) throws -> [Work] {
+        let ids = bare.compactMap(\.id)
+        guard !ids.isEmpty else { return bare }
         let a = Self.table("author")
-        var credits: [Credit] = []
+        var credits: [Int64: [Credit]] = [:]
         for row in try rows("""
-            SELECT \(Self.columns(a, prefix: "a.")), c.role FROM credit c JOIN author a ON a.id = c.authorId
-            WHERE c.workId = $1 ORDER BY c.position
-            """, id) {
+            SELECT \(Self.columns(a, prefix: "a.")), c.role, c.workId FROM credit c JOIN author a ON a.id = c.authorId
+            WHERE c.workId = ANY($1) ORDER BY c.workId, c.position
+            """, ids) {
+            let cells = row.makeRandomAccess()
             let author = try WorkRows.author(Self.values(row, a))
-            let role = ContributorRole(rawValue: try row.makeRandomAccess()[a.columns.count].decode(String.self)) ?? .author
-            if let i = credits.firstIndex(where: { $0.author.id == author.id }) {
-                credits[i].roles.insert(role)
+            let role = ContributorRole(rawValue: try cells[a.columns.count].decode(String.self)) ?? .author
+            let workId = try cells[a.columns.count + 1].decode(Int64.self)
+            if let i = credits[workId]?.firstIndex(where: { $0.author.id == author.id }) {
+                credits[workId]![i].roles.insert(role)
             } else {
-                credits.append(Credit(author: author, roles: [role]))
+                credits[workId, default: []].append(Credit(author: author, roles: [role]))
             }
         }
-        w.credits = credits
         let e = Self.table("edition")
-        w.editions = try rows("SELECT \(Self.columns(e)) FROM edition WHERE workId = $1 ORDER BY id", id)
-            .map { try WorkRows.edition(Self.values($0, e)) }
+        var editions: [Int64: [Edition]] = [:]
+        for row in try rows("SELECT \(Self.columns(e)) FROM edition WHERE workId = ANY($1) ORDER BY id", ids) {
+            let values = try Self.values(row, e)
+            guard case let .integer(workId)? = values["workId"] else { continue }
+            editions[workId, default: []].append(try WorkRows.edition(values))
+        }
         let l = Self.table("libraryEntry")
-        w.libraryEntry = try rows("SELECT \(Self.columns(l)) FROM libraryEntry WHERE workId = $1", id).first
-            .map { try WorkRows.entry(Self.values($0, l)) }
-        return w
+        var entries: [Int64: UserLibraryEntry] = [:]
+        for row in try rows("SELECT \(Self.columns(l)) FROM libraryEntry WHERE workId = ANY($1)", ids) {
+            let values = try Self.values(row, l)
+            guard case let .integer(workId)? = values["workId"] else { continue }
+            entries[workId] = try WorkRows.entry(values)
+        }
+        return bare.map { bare in
+            var w = bare
+            guard let id = w.id else { return w }
+            w.credits = credits[id] ?? []
+            w.editions = editions[id] ?? []
+            w.libraryEntry = entries[id]
+            return w
+        }
     }
 
     /// Inserts or updates the Work and everything it holds; returns it with every ID filled.

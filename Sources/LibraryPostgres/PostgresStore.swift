@@ -332,9 +332,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
 
     public func works(includePending: Bool) throws -> [Work] {
         try read {
-            let ids = try query(PostgresQuery(unsafeSQL: "SELECT id FROM work \(includePending ? "" : "WHERE reviewStatus != 'needsReview'") ORDER BY id"))
-                .map { try $0.decode(Int64.self) }
-            return try ids.compactMap { try loadWork($0) }
+            try loadWorks(where: includePending ? "" : "reviewStatus != 'needsReview'")
         }
     }
 

@@ -82,6 +82,22 @@ func hash(_ i: Int) -> String { String(format: "%064x", i) }
     }
 
     @Test(arguments: Engine.available)
+    func listingEveryWorkMatchesReadingEachOne(engine: Engine) throws {
+        // Given pending Works with people and an ISBN edition, one of them verified into the library
+        let store = try engine.makeStore()
+        let ids = try store.file(photo(hash(7), [spine("Dune", authors: ["Frank Herbert", "Brian Herbert"], position: 0, isbn: "0441172717"),
+                                                 spine(nil, position: 1), spine("Emma", authors: ["Jane Austen"], position: 2)]))
+        _ = try store.review(ReviewDecision(workID: ids[0], action: .verify, session: "t"))
+        // When the whole library is listed at once (the duplicate index, exports)
+        let all = try store.works(includePending: true)
+        // Then each Work is what reading it alone gives: its people in order, its editions, its entry
+        #expect(all.map(\.id) == ids)
+        for work in all { #expect(work == (try store.work(id: work.id!))) }
+        #expect(all[0].authors.map(\.name) == ["Frank Herbert", "Brian Herbert"] && all[0].libraryEntry != nil)
+        #expect(try store.works(includePending: false).map(\.id) == [ids[0]])
+    }
+
+    @Test(arguments: Engine.available)
     func staleDecisionIsRefusedAndNothingIsWrittenOver(engine: Engine) throws {
         // Given a pending Work that one session edits
         let store = try engine.makeStore()
