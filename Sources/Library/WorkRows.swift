@@ -45,7 +45,7 @@ public enum WorkRows {
                                   readingConfidence: spine.readingConfidence, rawText: spine.rawText, reader: spine.reader,
                                   model: spine.model, promptVersion: spine.promptVersion, readError: spine.readError,
                                   callNumber: spine.callNumber, catalogScore: spine.catalogScore, cropFile: crop,
-                                  enrichmentStatus: spine.enrichmentStatus)
+                                  enrichmentStatus: spine.enrichmentStatus, textRunsUp: spine.textRunsUp)
         if let isbn = spine.isbn.flatMap(ISBN.valid) {
             w.editions = [Edition(isbn: isbn, dateCreated: date)]
         }

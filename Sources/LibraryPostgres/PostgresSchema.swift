@@ -109,5 +109,9 @@ enum PostgresSchema {
         ("v5 crops outlive their Work for undo", [
             "ALTER TABLE cropImage DROP CONSTRAINT IF EXISTS cropimage_workid_fkey",
         ]),
+        // The SQLite store's v5, same column.
+        ("v6 spine text direction", [
+            "ALTER TABLE work ADD COLUMN spineTextRunsUp boolean",
+        ]),
     ]
 }

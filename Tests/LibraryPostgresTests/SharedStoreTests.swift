@@ -85,8 +85,10 @@ func hash(_ i: Int) -> String { String(format: "%064x", i) }
     func listingEveryWorkMatchesReadingEachOne(engine: Engine) throws {
         // Given pending Works with people and an ISBN edition, one of them verified into the library
         let store = try engine.makeStore()
+        var emma = spine("Emma", authors: ["Jane Austen"], position: 2)
+        emma.textRunsUp = true
         let ids = try store.file(photo(hash(7), [spine("Dune", authors: ["Frank Herbert", "Brian Herbert"], position: 0, isbn: "0441172717"),
-                                                 spine(nil, position: 1), spine("Emma", authors: ["Jane Austen"], position: 2)]))
+                                                 spine(nil, position: 1), emma]))
         _ = try store.review(ReviewDecision(workID: ids[0], action: .verify, session: "t"))
         // When the whole library is listed at once (the duplicate index, exports)
         let all = try store.works(includePending: true)
@@ -94,6 +96,7 @@ func hash(_ i: Int) -> String { String(format: "%064x", i) }
         #expect(all.map(\.id) == ids)
         for work in all { #expect(work == (try store.work(id: work.id!))) }
         #expect(all[0].authors.map(\.name) == ["Frank Herbert", "Brian Herbert"] && all[0].libraryEntry != nil)
+        #expect(all[2].spine?.textRunsUp == true && all[0].spine?.textRunsUp == nil)
         #expect(try store.works(includePending: false).map(\.id) == [ids[0]])
     }
 
