@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -51,21 +52,25 @@ let package = Package(
         // ONNX Runtime's C API, bound by hand and loaded by path at run time (the PyPI wheel ships no headers).
         .target(name: "OnnxRuntime"),
         // PP-OCR's text detector and recognizer on ONNX Runtime: pre- and post-processing, no spine logic.
-        .target(name: "PPOCR", dependencies: ["OnnxRuntime", "ShelfImage", "ShelfModels"]),
+        // Where a person's files live (XDG cache, config and data directories), one rule for every target.
+        .target(name: "UserDirectories"),
+        .target(name: "PPOCR", dependencies: ["OnnxRuntime", "ShelfImage", "ShelfModels", "UserDirectories"]),
         .target(name: "SpineDetection", dependencies: ["ShelfImage", "ShelfModels"]),
         .target(
             name: "SpineReading",
-            dependencies: ["ShelfImage", "ShelfModels", "BookModel", "CTesseract", "OnnxRuntime", "PPOCR", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ShelfImage", "ShelfModels", "BookModel", "CTesseract", "OnnxRuntime", "PPOCR", "UserDirectories", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),
         .target(name: "Library", dependencies: ["BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The same library on PostgreSQL (postgres-nio), for teams: several scan workers and reviewers at once.
+        .target(name: "LibraryPostgres", dependencies: ["Library", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // OpenLibrary and Google Books over URLSession: seed-004 normalizers, cache, backoff, circuit.
         .target(name: "Enrichment", dependencies: ["BookModel", "Catalog"]),
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "Enrichment",
+                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres", "Enrichment",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -76,7 +81,7 @@ let package = Package(
         .target(
             name: "ShelfScanServer",
             dependencies: [
-                "ShelfScan", "Library", "BookModel", "ShelfImage",
+                "ShelfScan", "Library", "BookModel", "ShelfImage", "UserDirectories",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -87,7 +92,7 @@ let package = Package(
         // MARK: Command line
         .target(
             name: "ShelfScanCLI",
-            dependencies: ["ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", "UserDirectories", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "shelfscan", dependencies: ["ShelfScanCLI"]),
 
@@ -100,6 +105,7 @@ let package = Package(
         .executableTarget(name: "eval-enrichment", dependencies: ["Enrichment", "Catalog", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-enrichment"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
+        .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel"], path: "Benchmarks/bench-postgres"),
         .executableTarget(
             name: "bench-serve",
             dependencies: ["ShelfScanServer", "ShelfScan", .product(name: "AsyncHTTPClient", package: "async-http-client")],
@@ -113,17 +119,19 @@ let package = Package(
         .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime"]),
         .testTarget(name: "PPOCRTests", dependencies: ["PPOCR", "OnnxRuntime", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
+        .testTarget(name: "UserDirectoriesTests", dependencies: ["UserDirectories"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "ShelfScanTestSupport"]),
+        .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "BookModel"]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "ShelfImage", "SpineDetection"]),
         .testTarget(
             name: "ShelfScanServerTests",
             dependencies: [
-                "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "Library", "BookModel", "ShelfImage",
+                "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "Library", "LibraryPostgres", "BookModel", "ShelfImage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
+        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "LibraryPostgres", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
     ]
 )

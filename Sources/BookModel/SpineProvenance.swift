@@ -26,16 +26,19 @@ public struct SpineProvenance: Sendable, Equatable, Hashable, Codable {
     public var cropFile: String?
     /// With `--enrich` or `library enrich`: whether a provider's book was applied, or why not.
     public var enrichmentStatus: EnrichmentStatus?
+    /// The title runs bottom to top up the standing spine (most German and French books) rather than top to
+    /// bottom (most English ones), as the reader found; the review turns the crop accordingly. Nil: not known.
+    public var textRunsUp: Bool?
 
     public init(photoContentHash: String, row: Int = 0, position: Int = 0, lying: Bool = false, polygon: [[Double]] = [],
                 detectionConfidence: Double = 0, readingConfidence: Double? = nil, rawText: String? = nil,
                 reader: String? = nil, model: String? = nil, promptVersion: String? = nil, readError: String? = nil,
                 callNumber: String? = nil, catalogScore: Double? = nil, cropFile: String? = nil,
-                enrichmentStatus: EnrichmentStatus? = nil) {
+                enrichmentStatus: EnrichmentStatus? = nil, textRunsUp: Bool? = nil) {
         self.photoContentHash = photoContentHash; self.row = row; self.position = position; self.lying = lying
         self.polygon = polygon; self.detectionConfidence = detectionConfidence; self.readingConfidence = readingConfidence
         self.rawText = rawText; self.reader = reader; self.model = model; self.promptVersion = promptVersion
         self.readError = readError; self.callNumber = callNumber; self.catalogScore = catalogScore; self.cropFile = cropFile
-        self.enrichmentStatus = enrichmentStatus
+        self.enrichmentStatus = enrichmentStatus; self.textRunsUp = textRunsUp
     }
 }

@@ -44,18 +44,21 @@ public struct SpineFiling: Sendable {
     public var enrichment: EnrichmentRecord?
     /// Why the spine was or was not enriched; nil when enrichment was not asked for.
     public var enrichmentStatus: EnrichmentStatus?
+    /// The title runs bottom to top up the standing spine, as the reader found; nil when it did not say.
+    public var textRunsUp: Bool?
 
     public init(title: String?, authors: [String] = [], boundingBox: BoundingBox, polygon: [[Double]] = [], row: Int,
                 position: Int, lying: Bool = false, detectionConfidence: Double, readingConfidence: Double? = nil,
                 rawText: String? = nil, reader: String? = nil, model: String? = nil, promptVersion: String? = nil,
                 readError: String? = nil, isbn: String? = nil, callNumber: String? = nil, catalogScore: Double? = nil,
-                cropJPEG: [UInt8] = [], enrichment: EnrichmentRecord? = nil, enrichmentStatus: EnrichmentStatus? = nil) {
+                cropJPEG: [UInt8] = [], enrichment: EnrichmentRecord? = nil, enrichmentStatus: EnrichmentStatus? = nil,
+                textRunsUp: Bool? = nil) {
         self.title = title; self.authors = authors; self.boundingBox = boundingBox; self.polygon = polygon
         self.row = row; self.position = position; self.lying = lying; self.detectionConfidence = detectionConfidence
         self.readingConfidence = readingConfidence; self.rawText = rawText; self.reader = reader; self.model = model
         self.promptVersion = promptVersion; self.readError = readError; self.isbn = isbn; self.callNumber = callNumber
         self.catalogScore = catalogScore; self.cropJPEG = cropJPEG; self.enrichment = enrichment
-        self.enrichmentStatus = enrichmentStatus
+        self.enrichmentStatus = enrichmentStatus; self.textRunsUp = textRunsUp
     }
 }
 
@@ -68,4 +71,9 @@ public struct FiledPhotoStatus: Sendable, Equatable {
     /// Works from this photo still in the library, and how many of those wait for review.
     public var workCount: Int
     public var pendingCount: Int
+
+    public init(photoID: Int64, contentHash: String, originalImagePath: String, filedAt: Date, workCount: Int, pendingCount: Int) {
+        self.photoID = photoID; self.contentHash = contentHash; self.originalImagePath = originalImagePath
+        self.filedAt = filedAt; self.workCount = workCount; self.pendingCount = pendingCount
+    }
 }

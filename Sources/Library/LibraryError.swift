@@ -14,6 +14,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case undoConflict(Work.ID)
     case cropNotWritten(path: String, reason: String)
     case importFailed(String)
+    /// Another reviewer holds the Work (a claim with an expiry, on a shared library).
+    case claimedByOther(Work.ID, reviewer: String)
 
     public var code: String {
         switch self {
@@ -27,6 +29,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .undoConflict: "CONFLICT"
         case .cropNotWritten: "CROP_NOT_WRITTEN"
         case .importFailed: "IMPORT_FAILED"
+        case .claimedByOther: "CONFLICT"
         }
     }
 
@@ -44,6 +47,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .undoConflict(id): "Work \(id) changed after that decision, so it cannot be undone automatically. Edit it instead."
         case let .cropNotWritten(path, reason): "Cannot write the spine crop \(path): \(reason). Check free space and permissions."
         case let .importFailed(reason): "Import failed: \(reason)"
+        case let .claimedByOther(id, reviewer):
+            "Work \(id) is being reviewed by \(reviewer) right now. Take the next one; it comes back if they leave it."
         }
     }
 }

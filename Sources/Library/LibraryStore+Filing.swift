@@ -70,7 +70,7 @@ extension LibraryStore {
                         if let crop { replacedCrops.append(crop) }
                         continue
                     }
-                    let saved = try WorkGraph.save(db, makeWork(spine, photo: photo, crop: crop, date: date),
+                    let saved = try WorkGraph.save(db, WorkRows.filedWork(spine, photo: photo, crop: crop, date: date),
                                                    photoId: photoRecord.id, bump: false)
                     ids.append(saved.id!)
                 }
@@ -82,29 +82,6 @@ extension LibraryStore {
             for url in written { try? FileManager.default.removeItem(at: url) }
             throw error
         }
-    }
-
-    private func makeWork(_ spine: SpineFiling, photo: PhotoFiling, crop: String?, date: Date) -> Work {
-        let title = spine.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        var w = Work(title: title.isEmpty ? Work.unreadTitle : String(title.prefix(Rules.titleMaxLength)),
-                     reviewStatus: .needsReview, dateCreated: date)
-        w.setAuthorNames(spine.authors.map { String($0.prefix(Rules.authorNameMaxLength)) }
-            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }, at: date)
-        w.originalImagePath = photo.originalImagePath
-        w.boundingBox = spine.boundingBox
-        w.primaryProvider = spine.reader
-        w.spine = SpineProvenance(photoContentHash: photo.contentHash, row: spine.row, position: spine.position,
-                                  lying: spine.lying, polygon: spine.polygon, detectionConfidence: spine.detectionConfidence,
-                                  readingConfidence: spine.readingConfidence, rawText: spine.rawText, reader: spine.reader,
-                                  model: spine.model, promptVersion: spine.promptVersion, readError: spine.readError,
-                                  callNumber: spine.callNumber, catalogScore: spine.catalogScore, cropFile: crop,
-                                  enrichmentStatus: spine.enrichmentStatus)
-        if let isbn = spine.isbn.flatMap(ISBN.valid) {
-            w.editions = [Edition(isbn: isbn, dateCreated: date)]
-        }
-        if let enrichment = spine.enrichment { w.applyEnrichment(enrichment, at: date) }
-        w.lastModified = date
-        return w
     }
 
     private func writeAtomically(_ bytes: [UInt8], to url: URL) throws {

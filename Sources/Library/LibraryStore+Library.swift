@@ -15,6 +15,13 @@ public struct LibraryStats: Sendable, Equatable, Codable {
     /// Library entries per reading status (raw values).
     public var byReadingStatus: [String: Int]
     public var decisions: Int
+
+    public init(works: Int, pending: Int, verified: Int, userEdited: Int, authors: Int, editions: Int, photos: Int, owned: Int,
+                wishlist: Int, byReadingStatus: [String: Int], decisions: Int) {
+        self.works = works; self.pending = pending; self.verified = verified; self.userEdited = userEdited
+        self.authors = authors; self.editions = editions; self.photos = photos; self.owned = owned
+        self.wishlist = wishlist; self.byReadingStatus = byReadingStatus; self.decisions = decisions
+    }
 }
 
 extension LibraryStore {

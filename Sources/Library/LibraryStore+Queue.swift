@@ -14,6 +14,13 @@ public struct WorkSummary: Sendable, Equatable, Codable {
     public var row: Int?
     public var position: Int?
     public var revision: Int
+
+    public init(id: Work.ID, title: String, authors: [String], reviewStatus: ReviewStatus, readingConfidence: Double?,
+                detectionConfidence: Double?, photoContentHash: String?, row: Int?, position: Int?, revision: Int) {
+        self.id = id; self.title = title; self.authors = authors; self.reviewStatus = reviewStatus
+        self.readingConfidence = readingConfidence; self.detectionConfidence = detectionConfidence
+        self.photoContentHash = photoContentHash; self.row = row; self.position = position; self.revision = revision
+    }
 }
 
 /// The Work under review and where it sits, for "12 of 140 pending · photo 3 of 12, shelf 2, spine 7".
@@ -26,6 +33,11 @@ public struct ReviewItem: Sendable, Equatable {
     /// 1-based photo among the photos that still have pending spines, and how many those are.
     public var photoPosition: Int
     public var photoCount: Int
+
+    public init(work: Work, cropURL: URL?, queuePosition: Int, pendingCount: Int, photoPosition: Int, photoCount: Int) {
+        self.work = work; self.cropURL = cropURL; self.queuePosition = queuePosition; self.pendingCount = pendingCount
+        self.photoPosition = photoPosition; self.photoCount = photoCount
+    }
 }
 
 extension LibraryStore {

@@ -127,4 +127,8 @@ public struct ReshapeReceipt: Sendable, Equatable {
     public var replaced: [Work.ID]
     public var created: [Work.ID]
     public var summary: String
+
+    public init(journalID: Int64, replaced: [Work.ID], created: [Work.ID], summary: String) {
+        self.journalID = journalID; self.replaced = replaced; self.created = created; self.summary = summary
+    }
 }

@@ -128,37 +128,7 @@ extension LibraryStore {
     }
 
     private func apply(_ edit: WorkEdit, to work: inout Work, date: Date) throws {
-        var issues: [ValidationIssue] = []
-        // First, so what the reviewer typed or took below has the last word over the provider's record.
-        if let record = edit.enrichment { work.applyEnrichment(record, replaceTitle: false, at: date) }
-        if let title = edit.title {
-            if let issue = Rules.title(title) { issues.append(issue) } else { work.title = title.trimmingCharacters(in: .whitespacesAndNewlines) }
-        }
-        if let authors = edit.authors {
-            let names = authors.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            if let issue = Rules.authors(names, required: true) { issues.append(issue) } else { work.setAuthorNames(names, at: date) }
-        }
-        if let isbn = edit.isbn {
-            if isbn.trimmingCharacters(in: .whitespaces).isEmpty {
-                for i in work.editions.indices { work.editions[i].isbn = nil; work.editions[i].isbns = [] }
-            } else if let issue = Rules.isbn(isbn) {
-                issues.append(issue)
-            } else if let n = ISBN.normalize(isbn) {
-                if work.editions.isEmpty { work.editions = [Edition(isbn: n, format: edit.format ?? .paperback, dateCreated: date)] }
-                else if !work.editions[0].hasISBN(n) {
-                    work.editions[0].isbns = [n]
-                    work.editions[0].isbn = n
-                    work.editions[0].touch(at: date)
-                }
-            }
-        }
-        if let year = edit.firstPublicationYear {
-            if year < 0 || year > 2100 { issues.append(ValidationIssue(field: "year", message: "must be a year like 1965")) }
-            else { work.firstPublicationYear = year }
-        }
-        if let format = edit.format { for i in work.editions.indices { work.editions[i].format = format } }
-        if !issues.isEmpty { throw LibraryError.invalid(work.id, ValidationError(issues)) }
-        work.touch(at: date)
+        try edit.apply(to: &work, date: date)
     }
 
     /// Undoes the latest decision not yet undone (of `session`, or of anyone), putting every Work it touched

@@ -190,6 +190,7 @@ struct WorkRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var catalogScore: Double?
     var cropFile: String?
     var enrichmentStatus: EnrichmentStatus?
+    var spineTextRunsUp: Bool?
 
     init(_ w: Work, photoId: Int64?) {
         id = w.id; title = w.title.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -209,7 +210,7 @@ struct WorkRecord: Codable, FetchableRecord, MutablePersistableRecord {
         polygon = s?.polygon; detectionConfidence = s?.detectionConfidence; readingConfidence = s?.readingConfidence
         rawText = s?.rawText; reader = s?.reader; model = s?.model; promptVersion = s?.promptVersion
         readError = s?.readError; callNumber = s?.callNumber; catalogScore = s?.catalogScore; cropFile = s?.cropFile
-        enrichmentStatus = s?.enrichmentStatus
+        enrichmentStatus = s?.enrichmentStatus; spineTextRunsUp = s?.textRunsUp
     }
 
     /// The Work without its relationships (the store adds credits, editions and entry).
@@ -233,7 +234,7 @@ struct WorkRecord: Codable, FetchableRecord, MutablePersistableRecord {
                                       detectionConfidence: detectionConfidence ?? 0, readingConfidence: readingConfidence,
                                       rawText: rawText, reader: reader, model: model, promptVersion: promptVersion,
                                       readError: readError, callNumber: callNumber, catalogScore: catalogScore,
-                                      cropFile: cropFile, enrichmentStatus: enrichmentStatus)
+                                      cropFile: cropFile, enrichmentStatus: enrichmentStatus, textRunsUp: spineTextRunsUp)
         }
         return w
     }

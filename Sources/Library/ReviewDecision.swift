@@ -20,6 +20,45 @@ public struct WorkEdit: Sendable, Equatable {
     }
 }
 
+extension WorkEdit {
+    /// Applies the corrections to `work`, checking each against the rules (both engines decide through here).
+    /// - Throws: `LibraryError.invalid` listing every broken rule.
+    public func apply(to work: inout Work, date: Date) throws {
+        let edit = self
+        var issues: [ValidationIssue] = []
+        // First, so what the reviewer typed or took below has the last word over the provider's record.
+        if let record = edit.enrichment { work.applyEnrichment(record, replaceTitle: false, at: date) }
+        if let title = edit.title {
+            if let issue = Rules.title(title) { issues.append(issue) } else { work.title = title.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+        if let authors = edit.authors {
+            let names = authors.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let issue = Rules.authors(names, required: true) { issues.append(issue) } else { work.setAuthorNames(names, at: date) }
+        }
+        if let isbn = edit.isbn {
+            if isbn.trimmingCharacters(in: .whitespaces).isEmpty {
+                for i in work.editions.indices { work.editions[i].isbn = nil; work.editions[i].isbns = [] }
+            } else if let issue = Rules.isbn(isbn) {
+                issues.append(issue)
+            } else if let n = ISBN.normalize(isbn) {
+                if work.editions.isEmpty { work.editions = [Edition(isbn: n, format: edit.format ?? .paperback, dateCreated: date)] }
+                else if !work.editions[0].hasISBN(n) {
+                    work.editions[0].isbns = [n]
+                    work.editions[0].isbn = n
+                    work.editions[0].touch(at: date)
+                }
+            }
+        }
+        if let year = edit.firstPublicationYear {
+            if year < 0 || year > 2100 { issues.append(ValidationIssue(field: "year", message: "must be a year like 1965")) }
+            else { work.firstPublicationYear = year }
+        }
+        if let format = edit.format { for i in work.editions.indices { work.editions[i].format = format } }
+        if !issues.isEmpty { throw LibraryError.invalid(work.id, ValidationError(issues)) }
+        work.touch(at: date)
+    }
+}
+
 public enum ReviewAction: Sendable, Equatable {
     /// The reading is right: the Work becomes `verified` and enters the library.
     case verify
@@ -73,6 +112,10 @@ public struct DecisionReceipt: Sendable, Equatable {
     /// The Work the decision leaves in the library (the merge target for a merge; nil for a reject).
     public var resultingWorkID: Work.ID?
     public var summary: String
+
+    public init(journalID: Int64, workID: Work.ID, resultingWorkID: Work.ID?, summary: String) {
+        self.journalID = journalID; self.workID = workID; self.resultingWorkID = resultingWorkID; self.summary = summary
+    }
 }
 
 public struct JournalEntry: Sendable, Equatable {
@@ -83,6 +126,11 @@ public struct JournalEntry: Sendable, Equatable {
     public var summary: String
     public var decidedAt: Date
     public var undone: Bool
+
+    public init(id: Int64, session: String, kind: String, workID: Work.ID, summary: String, decidedAt: Date, undone: Bool) {
+        self.id = id; self.session = session; self.kind = kind; self.workID = workID; self.summary = summary
+        self.decidedAt = decidedAt; self.undone = undone
+    }
 }
 
 public struct UndoReceipt: Sendable, Equatable {
@@ -90,6 +138,10 @@ public struct UndoReceipt: Sendable, Equatable {
     public var summary: String
     /// The Works put back as they were; the first is the one the decision was about.
     public var restoredWorkIDs: [Work.ID]
+
+    public init(journalID: Int64, summary: String, restoredWorkIDs: [Work.ID]) {
+        self.journalID = journalID; self.summary = summary; self.restoredWorkIDs = restoredWorkIDs
+    }
 }
 
 import Foundation

@@ -174,6 +174,11 @@ enum Schema {
             // JSON: {state, provider?, score?, failures?, requests?}; NULL when enrichment was not asked for.
             try db.alter(table: "work") { t in t.add(column: "enrichmentStatus", .text) }
         }
+
+        migrator.registerMigration("v5 spine text direction") { db in
+            // Which way the title runs up the standing spine, as the reader found; NULL when not known.
+            try db.alter(table: "work") { t in t.add(column: "spineTextRunsUp", .boolean) }
+        }
         return migrator
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OnnxRuntime
 import ShelfModels
+import UserDirectories
 
 /// Where the pinned ONNX Runtime library and PP-OCR model files live on this machine.
 ///
@@ -26,9 +27,7 @@ public struct PPOCRModels: Sendable, Equatable {
     /// `~/.cache/shelfscan/models` (what `scripts/fetch-models.py` writes to by the same rule).
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let dir = environment["SHELFSCAN_MODELS_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir, isDirectory: true) }
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return URL(fileURLWithPath: base).appendingPathComponent("shelfscan/models", isDirectory: true)
+        return UserDirectories.cache(environment).appendingPathComponent("models", isDirectory: true)
     }
 
     /// The files the manifest names, under `directory`. Does not check that they exist: loading does, with

@@ -29,21 +29,34 @@ public struct BatchScanner: Sendable {
         }
         let jobs = max(1, scanner.configuration.jobs)
         let scanner = self.scanner
-        await withTaskGroup(of: PhotoOutcome.self) { group in
+        // Photos another worker holds (a shared library) wait for the end: by then that worker has filed them,
+        // or died and its lease ran out, and this one finishes them.
+        var heldElsewhere: [String] = []
+        await withTaskGroup(of: (String, PhotoOutcome?).self) { group in
             var next = 0
             func enqueue() {
                 guard next < source.photos.count else { return }
                 let path = source.photos[next]
                 next += 1
-                group.addTask { await scanner.scan(photoAt: path) }
+                group.addTask { (path, await scanner.scan(photoAt: path, waitForOtherWorkers: false)) }
             }
             for _ in 0..<jobs { enqueue() }
-            while let outcome = await group.next() {
-                summary.add(outcome)
-                await onEvent(.finished(index: index, outcome: outcome))
-                index += 1
+            while let (path, result) = await group.next() {
+                if let outcome = result {
+                    summary.add(outcome)
+                    await onEvent(.finished(index: index, outcome: outcome))
+                    index += 1
+                } else {
+                    heldElsewhere.append(path)
+                }
                 enqueue()
             }
+        }
+        for path in heldElsewhere {
+            let outcome = await scanner.scan(photoAt: path)
+            summary.add(outcome)
+            await onEvent(.finished(index: index, outcome: outcome))
+            index += 1
         }
         if let library = scanner.library {
             summary.pendingInQueue = try? library.pendingCount()

@@ -32,7 +32,8 @@ extension PhotoScanner {
                     catalogScore: match?.score,
                     cropJPEG: spine.cropJPEG ?? [],
                     enrichment: spine.enrichment?.accepted?.book.record,
-                    enrichmentStatus: spine.enrichment?.status
+                    enrichmentStatus: spine.enrichment?.status,
+                    textRunsUp: reading?.textRunsUp
                 )
             }
         )

@@ -48,7 +48,7 @@ extension PhotoScanner {
             }
             if let model { readerConfiguration.model = model }
             readerConfiguration.concurrency = concurrency
-            if let libraryPath {
+            if let libraryPath, !LibraryOpener.isServer(libraryPath) {
                 readerConfiguration.cacheDirectory = URL(fileURLWithPath: libraryPath)
                     .deletingLastPathComponent().appendingPathComponent("reading-cache", isDirectory: true)
             }
@@ -58,7 +58,7 @@ extension PhotoScanner {
             let (loaded, _) = try Catalog.load(csvAt: path)
             return CatalogIndex(loaded)
         }
-        let library = try libraryPath.map { try LibraryStore(path: $0) }
+        let library = try libraryPath.map { try LibraryOpener.open($0, environment: environment) }
         return PhotoScanner(
             configuration: configuration, detector: SpineDetector(), reader: reader, catalog: catalog, library: library)
     }

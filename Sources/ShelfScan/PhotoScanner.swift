@@ -15,7 +15,7 @@ public struct PhotoScanner: Sendable {
     public var detector: SpineDetector
     public var reader: (any SpineReader)?
     public var catalog: CatalogIndex?
-    public var library: LibraryStore?
+    public var library: (any LibraryStoring)?
     /// Metadata providers asked for each reading (`--enrich`); nil asks none.
     public var enricher: Enricher?
 
@@ -24,7 +24,7 @@ public struct PhotoScanner: Sendable {
         detector: SpineDetector = SpineDetector(),
         reader: (any SpineReader)? = nil,
         catalog: CatalogIndex? = nil,
-        library: LibraryStore? = nil
+        library: (any LibraryStoring)? = nil
     ) {
         self.configuration = configuration
         self.detector = detector
@@ -36,6 +36,15 @@ public struct PhotoScanner: Sendable {
     /// Scans one photo. Never throws: every failure becomes `.failed` with a reason a person can act on,
     /// so one bad photo never stops a batch.
     public func scan(photoAt path: String) async -> PhotoOutcome {
+        await scan(photoAt: path, waitForOtherWorkers: true)!
+    }
+
+    /// This process's name in photo claims: host and process ID.
+    static let workerID = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+
+    /// Scans one photo unless another worker on a shared library holds it: then nil at once, or, with
+    /// `waitForOtherWorkers`, waits until that worker has filed it (skipped) or its lease ran out (scanned here).
+    func scan(photoAt path: String, waitForOtherWorkers: Bool) async -> PhotoOutcome? {
         let clock = ContinuousClock()
         let start = clock.now
         let bytes: [UInt8]
@@ -56,6 +65,19 @@ public struct PhotoScanner: Sendable {
                 return .failed(path: path, reason: "library: \(error)")
             }
         }
+        var claimed = false
+        if let library, configuration.fileResults, !replacing {
+            do {
+                while !(try library.claimPhoto(contentHash: hash, worker: Self.workerID, lease: configuration.photoLease)) {
+                    if try library.photoStatus(contentHash: hash) != nil { return .skipped(path: path, contentHash: hash) }
+                    guard waitForOtherWorkers else { return nil }
+                    try await Task.sleep(for: .milliseconds(500))
+                }
+                claimed = true
+            } catch {
+                return .failed(path: path, reason: "library: \(error)")
+            }
+        }
         do {
             var scan = try await process(bytes: bytes, path: path, contentHash: hash)
             if configuration.fileResults, let library {
@@ -65,6 +87,7 @@ public struct PhotoScanner: Sendable {
             scan.elapsed = clock.now - start
             return .scanned(scan)
         } catch {
+            if claimed, let library { try? library.releasePhoto(contentHash: hash, worker: Self.workerID) }
             return .failed(path: path, reason: "\(error)")
         }
     }

@@ -15,6 +15,9 @@ public struct ScanConfiguration: Sendable {
     public var fileResults: Bool = true
     /// Re-scan photos already filed: their pending Works are replaced, verified ones never touched.
     public var rescan: Bool = false
+    /// How long a photo claim on a shared (PostgreSQL) library lasts before another worker may take the photo
+    /// over. Default 300 s: far longer than one photo takes, short enough that a dead worker's photo is finished.
+    public var photoLease: TimeInterval = 300
     /// Spines detected with less confidence are dropped before reading.
     public var minConfidence: Double = 0
     /// Longest side of the crop stored beside the library for review. Default 1024: sharp in a

@@ -2,6 +2,7 @@ import ArgumentParser
 import BookModel
 import Foundation
 import Library
+import ShelfScan
 
 /// Printing for the library and review commands: text, or the seed-004 envelope with `--json`; and the one
 /// way an error leaves them (one line on stderr, or the error envelope on stdout, then a failure exit).
@@ -55,7 +56,7 @@ struct CommandOutput {
 }
 
 extension LibraryOptions {
-    func openStore() throws -> LibraryStore { try LibraryStore(path: resolvedPath()) }
+    func openStore() throws -> any LibraryStoring { try LibraryOpener.open(resolvedPath()) }
 }
 
 /// "Ursula K. Le Guin; Ann Leckie" or "—".

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Enrichment
 import Foundation
+import UserDirectories
 
 /// `--enrich` and its cache setting, shared by `scan` and `library enrich`. Keys and base URLs come from
 /// the environment or the config file, never from flags.
@@ -48,14 +49,12 @@ struct EnrichOptions: ParsableArguments {
 
     /// `$XDG_CONFIG_HOME/shelfscan/config.json`, or `~/.config/shelfscan/config.json` (the readers' file).
     static func configPath(_ environment: [String: String]) -> String {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return base + "/shelfscan/config.json"
+        UserDirectories.config(environment).appendingPathComponent("config.json").path
     }
 
     /// `$XDG_CACHE_HOME/shelfscan/enrichment`, or `~/.cache/shelfscan/enrichment`.
     static func cacheDirectory(_ environment: [String: String]) -> URL {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return URL(fileURLWithPath: base).appendingPathComponent("shelfscan/enrichment")
+        UserDirectories.cache(environment).appendingPathComponent("enrichment", isDirectory: true)
     }
 
     /// "Enrichment: 12 requests, 30 answers from cache." on stderr after a scan.

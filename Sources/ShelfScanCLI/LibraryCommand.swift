@@ -14,7 +14,7 @@ struct LibraryCommand: ParsableCommand {
               shelfscan library import goodreads_library_export.csv
             """,
         subcommands: [LibraryList.self, LibraryShow.self, LibraryStatsCommand.self, LibraryExportCommand.self, LibraryImportCommand.self,
-                      LibraryEnrichCommand.self]
+                      LibraryEnrichCommand.self, LibraryMigrateCommand.self]
     )
 }
 

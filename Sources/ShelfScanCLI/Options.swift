@@ -1,14 +1,15 @@
 import ArgumentParser
 import Foundation
+import UserDirectories
 
 /// `--library PATH`, shared by every command that opens the library.
 struct LibraryOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The library database.",
-            discussion: "Default: $SHELFSCAN_LIBRARY, else $XDG_DATA_HOME/shelfscan/library.sqlite, else ~/.local/share/shelfscan/library.sqlite.",
-            valueName: "path"),
+            "The library: a SQLite file, or a shared one on PostgreSQL (postgres://user@host:5432/database).",
+            discussion: "Default: $SHELFSCAN_LIBRARY, else $XDG_DATA_HOME/shelfscan/library.sqlite, else ~/.local/share/shelfscan/library.sqlite. The PostgreSQL password comes from $PGPASSWORD (never the URL). ?statement_timeout=SECONDS bounds each wait on the server (default 120).",
+            valueName: "path-or-url"),
         completion: .file(extensions: ["sqlite"]))
     var library: String?
 
@@ -16,9 +17,7 @@ struct LibraryOptions: ParsableArguments {
     func resolvedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let library, !library.isEmpty { return library }
         if let path = environment["SHELFSCAN_LIBRARY"], !path.isEmpty { return path }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/share")
-        return (dataHome as NSString).appendingPathComponent("shelfscan/library.sqlite")
+        return UserDirectories.data(environment).appendingPathComponent("library.sqlite").path
     }
 }
 

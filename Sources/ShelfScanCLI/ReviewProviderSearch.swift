@@ -2,12 +2,12 @@ import BookModel
 import Dispatch
 import Enrichment
 import Foundation
+import ShelfScan
 
 /// OpenLibrary and Google Books in the review's `/` search, through the same `Enricher` as `scan --enrich`
 /// (its response cache, retries, bounded concurrency and circuit), so a reviewer's search costs nothing when
 /// the scan already asked, and a failing provider is paused here too. `search` blocks its caller until the
-/// answer or the timeout: call it from the review loop's own thread, never from Swift's cooperative pool,
-/// whose threads the answer needs.
+/// answer or the timeout; the search itself runs on a thread of its own, so the caller may be anywhere.
 struct ProviderSearch: SearchProvider {
     let enricher: Enricher
     /// The review loop is synchronous (one key, one screen); a provider that hangs must not freeze it.
@@ -15,6 +15,8 @@ struct ProviderSearch: SearchProvider {
 
     var name: String { enricher.configuration.providers.map(\.displayName).joined(separator: " and ") }
     var isRemote: Bool { true }
+
+    private static let thread = DedicatedThreads(count: 1, name: "provider-search")
 
     struct Unavailable: Error, CustomStringConvertible {
         var description: String
@@ -24,7 +26,8 @@ struct ProviderSearch: SearchProvider {
         let answer = Answer()
         let done = DispatchSemaphore(value: 0)
         let enricher = enricher
-        Task.detached {
+        // On a thread of its own: the cooperative pool may be busy (or blocked), and this loop waits.
+        Task(executorPreference: Self.thread) {
             answer.set(await enricher.search(query, limit: limit))
             done.signal()
         }

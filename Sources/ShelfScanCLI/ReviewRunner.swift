@@ -6,7 +6,7 @@ import ShelfImage
 /// Carries out a review session's effects against the store, terminal-free, so a test can drive a whole
 /// session (keys in, database state out) without a terminal.
 struct ReviewRunner {
-    let store: LibraryStore
+    let store: any LibraryStoring
     var session: ReviewSession
     var defaults: ReviewDefaults
     /// The reviewed library in memory, kept current as this session verifies and merges.
@@ -26,7 +26,7 @@ struct ReviewRunner {
     }
     private(set) var quit = false
 
-    init(store: LibraryStore, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
+    init(store: any LibraryStoring, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
          catalogLookup: (@Sendable (Work) -> [CatalogCandidate])? = nil) throws {
         self.store = store
         var session = session

@@ -37,7 +37,7 @@ extension SearchProvider {
 /// le gu" finds The Dispossessed by Ursula K. Le Guin). Loaded once per search; a library of ten thousand
 /// books is one query.
 struct LibrarySearch: SearchProvider {
-    let store: LibraryStore
+    let store: any LibraryStoring
     var name: String { "library" }
 
     func search(_ query: String, limit: Int) throws -> [SearchHit] {

@@ -62,6 +62,9 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Detect and read, but file nothing.")
     var dryRun = false
 
+    @Option(help: ArgumentHelp("On a shared (postgres://) library: seconds a photo stays claimed by this worker before another may take it over.", valueName: "seconds"))
+    var claimLease: Double = 300
+
     @Flag(help: "Scan photos already filed again, replacing their pending Works (verified ones are kept).")
     var rescan = false
 
@@ -98,6 +101,7 @@ struct ScanCommand: AsyncParsableCommand {
         configuration.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         configuration.fileResults = !dryRun
         configuration.rescan = rescan
+        configuration.photoLease = claimLease
         configuration.minConfidence = minConfidence
         configuration.cropsDirectory = crops
         var overlayFile: String?
@@ -134,7 +138,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     /// The library's own files, never to be scanned when the library sits inside a scanned folder.
-    static func libraryFiles(_ store: LibraryStore) -> [String] {
+    static func libraryFiles(_ store: any LibraryStoring) -> [String] {
         let database = store.path.map { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] } ?? []
         return database + [store.cropsDirectory.path]
     }

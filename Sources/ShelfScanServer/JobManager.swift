@@ -17,16 +17,19 @@ struct UploadedPhoto: Sendable {
 /// `PhotoScanner` the CLI uses, and tells subscribers (SSE, WebSocket) about each change.
 ///
 /// An actor because jobs are shared mutable state touched by many requests. Photos are scanned off the
-/// actor and off Swift's cooperative pool, on `ScanThreads`: only bookkeeping runs on the actor, so a status
+/// actor and off Swift's cooperative pool, on `scanThreads`: only bookkeeping runs on the actor, so a status
 /// request never waits for a photo.
 actor JobManager {
     let scanner: PhotoScanner
-    let library: LibraryStore
+    let library: any LibraryStoring
     let store: JobStore
     let concurrentJobs: Int
     let logger: Logger
-    /// Where scans run (one thread per job in flight); a queued job holds only its upload paths.
-    let scanThreads: ScanThreads
+    /// Where scans run, one thread per job in flight (a job scans its photos one after another); a queued job
+    /// holds only its upload paths. On Swift's cooperative pool (one thread per core: two on the target
+    /// machine) two scans' decode and detection took every thread, and request handlers, this actor and the
+    /// WebSocket and SSE writers waited behind them.
+    let scanThreads: DedicatedThreads
 
     private var jobs: [UUID: ScanJob] = [:]
     private var queue: [UUID] = []
@@ -36,13 +39,13 @@ actor JobManager {
     /// A job interrupted this many times (each a crash or kill mid-job) is failed rather than retried forever.
     static let maxAttempts = 3
 
-    init(scanner: PhotoScanner, library: LibraryStore, store: JobStore, concurrentJobs: Int, logger: Logger) {
+    init(scanner: PhotoScanner, library: any LibraryStoring, store: JobStore, concurrentJobs: Int, logger: Logger) {
         self.scanner = scanner
         self.library = library
         self.store = store
         self.concurrentJobs = max(1, concurrentJobs)
         self.logger = logger
-        scanThreads = ScanThreads(count: self.concurrentJobs)
+        scanThreads = DedicatedThreads(count: self.concurrentJobs, name: "scan")
     }
 
     // MARK: Restart

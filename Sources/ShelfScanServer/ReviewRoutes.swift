@@ -5,11 +5,11 @@ import Hummingbird
 import Library
 import NIOCore
 
-/// The review queue over HTTP: the same `LibraryStore.review(_:)` as `shelfscan review`, so the same
+/// The review queue over HTTP: the same `LibraryStoring.review(_:)` as `shelfscan review`, so the same
 /// validation and the same optimistic revision apply. A decision that names the `revision` it saw fails with
 /// 409 when another reviewer changed the Work since: never a silent overwrite.
 struct ReviewRoutes: Sendable {
-    let library: LibraryStore
+    let library: any LibraryStoring
     /// Journal name of decisions made over HTTP, so `undo` can take back this door's decisions only.
     static let session = "http"
 
@@ -116,7 +116,7 @@ struct ReviewRoutes: Sendable {
     static func problem(_ error: LibraryError) -> Problem {
         let status: HTTPResponse.Status = switch error {
         case .notFound: .notFound
-        case .conflict, .undoConflict, .notPending, .nothingToUndo: .conflict
+        case .conflict, .undoConflict, .notPending, .nothingToUndo, .claimedByOther: .conflict
         case .invalid, .mergeIntoSelf: .unprocessableContent
         case .cannotOpen, .cropNotWritten, .importFailed: .serviceUnavailable
         }

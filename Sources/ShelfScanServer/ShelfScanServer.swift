@@ -6,8 +6,9 @@ import Library
 import Logging
 import NIOCore
 import ShelfScan
+import UserDirectories
 
-/// `shelfscan serve`: a thin HTTP door onto the same `PhotoScanner` and `LibraryStore` as the command line.
+/// `shelfscan serve`: a thin HTTP door onto the same `PhotoScanner` and library (SQLite or PostgreSQL) as the command line.
 ///
 /// Routes come from `RouteSpec.all` (also the OpenAPI document). Every request passes, in order: the
 /// request log, the problem mapper (every error becomes RFC 7807 JSON), auth, and the submission rate limit.
@@ -61,16 +62,22 @@ public struct ShelfScanServer: Sendable {
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 
-    /// `<library>.jobs/` beside the database, like `<library>.crops/`.
-    static func jobsDirectory(for library: LibraryStore) -> String {
-        library.cropsDirectory.deletingPathExtension().appendingPathExtension("jobs").path
+    /// `<library>.jobs/` beside the database, like `<library>.crops/`. A PostgreSQL library has no file to sit
+    /// beside: its jobs go under the user's data directory, named after the server and database, so they
+    /// survive a restart (the temporary directory may not) and two libraries never share them.
+    static func jobsDirectory(for library: any LibraryStoring,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard library.path == nil else {
+            return library.cropsDirectory.deletingPathExtension().appendingPathExtension("jobs").path
+        }
+        return UserDirectories.data(environment).appendingPathComponent("jobs/\(library.cropsDirectory.lastPathComponent)").path
     }
 
     typealias Handler = @Sendable (Request, ServerContext) async throws -> Response
 
     /// Adds one handler per `RouteSpec`; a spec without a handler (or a handler without a spec) stops the
     /// server at start, so the OpenAPI document and the router never disagree.
-    func register(_ router: Router<ServerContext>, jobs: JobManager, library: LibraryStore) {
+    func register(_ router: Router<ServerContext>, jobs: JobManager, library: any LibraryStoring) {
         let scans = ScanRoutes(jobs: jobs, uploads: UploadReader(configuration), pingInterval: configuration.pingInterval)
         let review = ReviewRoutes(library: library)
         let socket = ProgressSocket(jobs: jobs, readyTimeout: configuration.readyTimeout)

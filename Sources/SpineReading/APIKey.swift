@@ -1,4 +1,5 @@
 import Foundation
+import UserDirectories
 
 /// An API key that cannot leak through printing, string interpolation, `dump` or `Codable`: the
 /// only way to its text is `withValue`, used where the request header is set.
@@ -25,9 +26,7 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
 public enum APIKeyResolver {
     /// `$XDG_CONFIG_HOME/shelfscan/config.json`, or `~/.config/shelfscan/config.json`.
     public static func defaultConfigPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return base + "/shelfscan/config.json"
+        UserDirectories.config(environment).appendingPathComponent("config.json").path
     }
 
     /// The environment variable named in messages for this kind.

@@ -88,13 +88,15 @@ public final class PPOCRReader: SpineReader {
     /// Reads one crop on the calling thread.
     public func readNow(_ crop: SpineCrop) -> Reading {
         do {
-            let (split, raw) = try PPOCRSpine.read(crop.image, detector: detector, recognizer: recognizer, options: options)
+            let (split, raw, runsUp) = try PPOCRSpine.read(crop.image, detector: detector, recognizer: recognizer, options: options)
             guard let title = split.title else {
-                return Reading.unread(spineID: crop.id, reason: raw.isEmpty ? "no text found" : "no confident text",
-                                      reader: name, model: model, promptVersion: promptVersion, rawText: raw)
+                var unread = Reading.unread(spineID: crop.id, reason: raw.isEmpty ? "no text found" : "no confident text",
+                                            reader: name, model: model, promptVersion: promptVersion, rawText: raw)
+                unread.textRunsUp = raw.isEmpty ? nil : runsUp
+                return unread
             }
             return Reading(spineID: crop.id, title: title, authors: split.authors, confidence: split.confidence,
-                           rawText: raw, reader: name, model: model, promptVersion: promptVersion)
+                           rawText: raw, reader: name, model: model, promptVersion: promptVersion, textRunsUp: runsUp)
         } catch {
             return Reading.unread(spineID: crop.id, reason: error.message, reader: name, model: model, promptVersion: promptVersion)
         }
@@ -110,10 +112,10 @@ enum PPOCRSpine {
     }
 
     static func read(_ image: RGBImage, detector: TextDetector, recognizer: TextRecognizer, options: PPOCROptions)
-        throws(OnnxRuntimeError) -> (split: TitleSplitter.Split, raw: String)
+        throws(OnnxRuntimeError) -> (split: TitleSplitter.Split, raw: String, textRunsUp: Bool?)
     {
         let none = TitleSplitter.Split(title: nil, authors: [], confidence: 0)
-        guard image.width >= 8, image.height >= 8 else { return (none, "") }
+        guard image.width >= 8, image.height >= 8 else { return (none, "", nil) }
         // English spines mostly read top to bottom, many European ones bottom to top. Turning the crop
         // counter-clockwise makes top-to-bottom text run left to right; the other direction then comes out
         // upside down, which the orientation vote below catches.
@@ -126,7 +128,7 @@ enum PPOCRSpine {
             let width = max(2, Int((length * Double(height) / thickness).rounded()))
             return Line(rect: d.rect, image: frame.warped(d.rect.quad, width: width, height: height))
         }
-        guard !lines.isEmpty else { return (none, "") }
+        guard !lines.isEmpty else { return (none, "", nil) }
 
         // Orientation: the biggest lines read both ways round, one at a time, until one way is clearly
         // surer (or `orientationLines` were read). Most spines are decided by their title line alone.
@@ -167,7 +169,7 @@ enum PPOCRSpine {
         }
         ocrLines = rows(ocrLines)
         let raw = ocrLines.map(\.text).joined(separator: "\n")
-        return (TitleSplitter.split(TitleSplitter.segments(ocrLines)), raw)
+        return (TitleSplitter.split(TitleSplitter.segments(ocrLines)), raw, flip)
     }
 
     /// The detector sometimes cuts one printed line at a space; pieces on one row with no more than a

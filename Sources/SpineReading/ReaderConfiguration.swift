@@ -1,4 +1,5 @@
 import Foundation
+import UserDirectories
 
 /// Everything needed to build a reader. Every field has a default, so `ReaderConfiguration()` is the
 /// offline Tesseract reader and `ReaderConfiguration(kind: .openai, endpoint: ..., model: ...)` a local
@@ -99,9 +100,7 @@ public struct ReaderConfiguration: Sendable {
 
     /// The cache directory the CLI uses by default: `$XDG_CACHE_HOME/shelfscan/readings` or `~/.cache/shelfscan/readings`.
     public static func defaultCacheDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return URL(fileURLWithPath: base).appendingPathComponent("shelfscan/readings", isDirectory: true)
+        UserDirectories.cache(environment).appendingPathComponent("readings", isDirectory: true)
     }
 }
 

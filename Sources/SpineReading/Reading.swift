@@ -55,11 +55,14 @@ public struct Reading: Sendable, Codable, Equatable {
     /// Tokens of the call that produced this reading. A call covering several crops puts its usage on the
     /// first crop's reading only, so summing over readings gives the exact cost. Nil for cached readings.
     public var usage: TokenUsage?
+    /// The title runs bottom to top up the standing spine (on a lying book's crop: upside down), as the reader
+    /// found by reading both ways; nil when the reader does not tell. The review turns the crop by it.
+    public var textRunsUp: Bool?
 
     public init(
         spineID: Int, title: String?, authors: [String] = [], confidence: Double, rawText: String = "",
         reader: String, model: String? = nil, promptVersion: String? = nil, error: String? = nil,
-        usage: TokenUsage? = nil
+        usage: TokenUsage? = nil, textRunsUp: Bool? = nil
     ) {
         self.spineID = spineID
         self.title = title
@@ -71,6 +74,7 @@ public struct Reading: Sendable, Codable, Equatable {
         self.promptVersion = promptVersion
         self.error = error
         self.usage = usage
+        self.textRunsUp = textRunsUp
     }
 
     /// An unread crop with its reason.

@@ -24,20 +24,11 @@ import Testing
         return r
     }
 
-    /// The review loop runs on the process's main thread, where `ProviderSearch` may wait for the async
-    /// enricher. A test body runs in Swift's cooperative pool, whose few threads it would block; so the
-    /// session runs on a thread of its own, as in the command.
-    static func onOwnThread(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            Thread { c.resume(with: Result { try body() }) }.start()
-        }
-    }
-
     static func type(_ text: String, into r: inout ReviewRunner) {
         for c in text { r.send(.char(c)) }
     }
 
-    @Test func typingStaysLocalAndEnterAsksOpenLibraryWhoseBookANumberTakes() async throws { try await Self.onOwnThread {
+    @Test func typingStaysLocalAndEnterAsksOpenLibraryWhoseBookANumberTakes() throws {
         let dir = try ReviewFixture.tempDir()
         let (_, store, ids) = try ReviewFixture.make(at: dir)
         let provider = try FakeBookProviders(books: Self.books)
@@ -72,9 +63,9 @@ import Testing
         r.send(.char("u"))
         let undone = try #require(try store.work(id: ids[1]))
         #expect(undone.reviewStatus == .needsReview && undone.openLibraryWorkID == nil && undone.editions.isEmpty)
-    } }
+    }
 
-    @Test func anOfflineProviderIsOneLineAndTheLibraryStillAnswers() async throws { try await Self.onOwnThread {
+    @Test func anOfflineProviderIsOneLineAndTheLibraryStillAnswers() throws {
         let dir = try ReviewFixture.tempDir()
         let (_, store, ids) = try ReviewFixture.make(at: dir)
         // A port that was just free: nothing listens, so the connection is refused.
@@ -93,5 +84,5 @@ import Testing
         r.send(.char("1"))
         #expect(try store.work(id: ids[1]) == nil)              // merged into Dune, as before
         #expect(try store.pendingCount() == 3)
-    } }
+    }
 }

@@ -130,6 +130,29 @@ import Testing
 }
 
 @Suite struct CropRendering {
+    @Test func theSpineIsTurnedTheWayTheReaderFoundItsTitleRuns() throws {
+        // A standing crop, dark at its top and light at its foot, so a half turn shows.
+        var crop = RGBImage(width: 24, height: 120, fill: (230, 230, 230))
+        for i in 0..<(24 * 40) { crop.pixels[3 * i] = 20; crop.pixels[3 * i + 1] = 20; crop.pixels[3 * i + 2] = 20 }
+        let file = try ReviewFixture.tempDir().appendingPathComponent("crop.png")
+        try Data(try crop.pngData()).write(to: file)
+        func picture(runsUp: Bool?, flipped: Bool) -> [String] {
+            var work = Work(title: "Der Zauberberg", authors: ["Thomas Mann"])
+            work.id = 1
+            work.spine = SpineProvenance(photoContentHash: "h", textRunsUp: runsUp)
+            let pictures = ReviewPictures(mode: .halfBlocks, cellPixels: (10, 20))
+            pictures.update(ReviewItem(work: work, cropURL: file, queuePosition: 1, pendingCount: 1, photoPosition: 1, photoCount: 1),
+                            columns: 40, rows: 24, flipped: flipped)
+            return pictures.spine.lines
+        }
+        let unknown = picture(runsUp: nil, flipped: false)
+        #expect(picture(runsUp: false, flipped: false) == unknown)
+        // A title running up the spine is shown turned half round without pressing T; T turns it back.
+        #expect(picture(runsUp: true, flipped: false) != unknown)
+        #expect(picture(runsUp: true, flipped: false) == picture(runsUp: nil, flipped: true))
+        #expect(picture(runsUp: true, flipped: true) == unknown)
+    }
+
     @Test func halfBlocksCarryTwoPixelsPerCell() {
         var image = RGBImage(width: 2, height: 2, fill: (0, 0, 0))
         image.pixels[0] = 255   // top-left red

@@ -34,6 +34,8 @@ struct PPOCRReaderTests {
             #expect(reading.reader == "ppocr")
         }
         #expect(readings[0].model?.hasPrefix("ppocr-v5-mobile/onnxruntime-") == true)
+        // Which way each title runs is kept, so the review can show the spine the right way up.
+        #expect(readings.map(\.textRunsUp) == [false, true, false, false, true])
     }
 
     @Test("Title and author on two lines of one spine are split, the name as the author")

@@ -1,0 +1,602 @@
+import BookModel
+import Foundation
+import Library
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresNIO
+
+/// The library on a PostgreSQL server, for a team: several scan workers and reviewers at once.
+///
+/// One connection per store, used by one transaction at a time (a lock), driven synchronously through
+/// postgres-nio's `EventLoopFuture` API so callers keep the same throwing, non-async interface as the SQLite
+/// store. Every write is one transaction; a failure rolls it back, so a photo is filed whole or not at all.
+///
+/// Crops are stored in the database (`cropImage.jpeg`, bytea), not on a path: workers and reviewers on other
+/// machines see them without a shared file system, and a crop commits or rolls back with its photo. Reading
+/// one writes it to a local cache directory, because review screens show files.
+public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
+    // @unchecked Sendable: `connection` is only used, and replaced, while `lock` is held.
+    private var connection: PostgresConnection
+    private let configuration: PostgresConnection.Configuration
+    /// The longest one statement may wait for the server before the connection is closed under it: a server
+    /// that stops answering becomes an error, never a hang. Long by default because a statement may queue
+    /// behind another worker's row lock; `?statement_timeout=5` in the URL shortens it.
+    public static let defaultStatementTimeout: TimeInterval = 120
+    public let statementTimeout: TimeInterval
+
+    /// Thrown when the server does not answer a statement within `statementTimeout`; counts as a lost connection.
+    struct NoAnswer: Error, CustomStringConvertible {
+        var seconds: TimeInterval
+        var description: String { "the server did not answer within \(seconds.formatted()) s" }
+    }
+
+    /// Filled on an event loop thread before the semaphore is signalled, read only after the wait.
+    private final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
+
+    /// Waits for `future` at most `statementTimeout`; past that the connection is closed under it, so a server
+    /// that stops answering (or a connection dropped in a way the client never notices) is an error, never a hang.
+    private func bounded<T>(_ future: EventLoopFuture<T>) throws -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        future.whenComplete { result in box.result = result; done.signal() }
+        if done.wait(timeout: .now() + statementTimeout) == .timedOut {
+            let _: EventLoopFuture<Void> = connection.close()
+            throw NoAnswer(seconds: statementTimeout)
+        }
+        return try box.result!.get()
+    }
+    let lock = NIOLock()
+    private let logger = Logger(label: "shelfscan.library.postgres")
+    public let path: String? = nil
+    public let cropsDirectory: URL
+    public let locationDescription: String
+    /// This process as a reviewer in claims: `user@host:pid`.
+    public let holder = "\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+    /// How long the interactive review holds the Work on screen before others may take it: 10 minutes.
+    public static let reviewLease: TimeInterval = 600
+
+    /// Connects, waits at most `connectTimeout`, and migrates.
+    /// - Parameters:
+    ///   - url: `postgres://user@host:port/database` (or `?host=/socket/dir`; `?statement_timeout=SECONDS` bounds
+    ///     each wait on the server, default 120). A password in the URL is refused:
+    ///     it would show in `ps` and shell history. Pass it as `password` (from `PGPASSWORD` or the config file).
+    /// - Throws: `LibraryError.cannotOpen` with one line naming the server and the cause.
+    public init(url: String, password: String?, connectTimeout: TimeInterval = 10) throws {
+        let location = try PostgresLocation(url)
+        locationDescription = location.description
+        statementTimeout = location.statementTimeout ?? Self.defaultStatementTimeout
+        var config: PostgresConnection.Configuration
+        if let socket = location.socketDirectory {
+            config = .init(unixSocketPath: "\(socket)/.s.PGSQL.\(location.port)", username: location.user,
+                           password: password, database: location.database)
+        } else {
+            config = .init(host: location.host, port: location.port, username: location.user, password: password,
+                           database: location.database, tls: .disable)
+        }
+        config.options.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
+        configuration = config
+        do {
+            connection = try Self.connect(config, logger: logger)
+        } catch {
+            throw LibraryError.cannotOpen(path: location.description, reason: Self.reason(error))
+        }
+        cropsDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("shelfscan-crops-\(location.host)-\(location.port)-\(location.database)")
+        try? FileManager.default.createDirectory(at: cropsDirectory, withIntermediateDirectories: true)
+        do { try migrate() } catch { _ = try? bounded(connection.close()); throw error }
+    }
+
+    // Waited for (postgres-nio requires a connection closed before it is freed), but bounded: never a hang.
+    deinit { _ = try? bounded(connection.close()) }
+
+    private static func connect(_ config: PostgresConnection.Configuration, logger: Logger) throws -> PostgresConnection {
+        try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.next(), configuration: config,
+                                       id: 1, logger: logger).wait()
+    }
+
+    /// The connection is gone (server restarted, connection killed, network dropped), as opposed to a statement
+    /// the server refused.
+    static func isConnectionLost(_ error: any Error) -> Bool {
+        if error is NoAnswer { return true }
+        guard let e = error as? PSQLError else { return false }
+        switch e.code {
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection: return true
+        case .server:
+            // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 08xxx connection exceptions.
+            let state = e.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("57P") || state.hasPrefix("08")
+        default: return false
+        }
+    }
+
+    /// Runs `attempt` under the lock; if the connection was lost, reconnects once and runs it again (a bounded
+    /// retry: a server restart costs one reconnect, a server that stays down is one clear error). A transaction
+    /// cut off by the drop was rolled back by the server, so running it again never half-applies it; filing is
+    /// keyed by the content hash, so a commit whose answer was lost is not filed twice either.
+    private func withConnection<T>(_ attempt: () throws -> T) throws -> T {
+        try lock.withLock {
+            do {
+                return try attempt()
+            } catch where Self.isConnectionLost(error) {
+                _ = try? bounded(connection.close())
+                do { connection = try Self.connect(configuration, logger: logger) } catch { throw wrap(error) }
+                do { return try attempt() } catch { throw wrap(error) }
+            } catch {
+                throw wrap(error)
+            }
+        }
+    }
+
+    /// Creates an empty database beside the one `serverURL` names (for tests, benchmarks and `migrate` targets)
+    /// and returns its URL. `name` must be a plain lower-case identifier.
+    public static func createDatabase(named name: String, besides serverURL: String, password: String?) throws -> String {
+        precondition(name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "_" }, "plain identifier")
+        let store = try PostgresLibraryStore(url: serverURL, password: password)
+        try store.lock.withLock {
+            do { try store.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) } catch { throw store.wrap(error) }
+        }
+        var c = URLComponents(string: serverURL)!
+        c.path = "/\(name)"
+        return c.string!
+    }
+
+    // MARK: Queries
+
+    /// One line a person can act on, from whatever postgres-nio threw. Never includes the password.
+    static func reason(_ error: any Error) -> String {
+        if let e = error as? PSQLError {
+            if let message = e.serverInfo?[.message] { return message }
+            switch e.code {
+            case .connectionError, .serverClosedConnection, .uncleanShutdown:
+                return "the server closed the connection or is not running (\(e.underlying.map { "\($0)" } ?? "no answer"))"
+            default: return "\(e.code)"
+            }
+        }
+        return "\(error)"
+    }
+
+    func wrap(_ error: any Error) -> any Error {
+        if error is LibraryError { return error }
+        return LibraryError.cannotOpen(path: locationDescription, reason: Self.reason(error))
+    }
+
+    /// Runs one statement and collects its rows.
+    @discardableResult
+    func query(_ q: PostgresQuery) throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for row in try bounded(connection.query(q, logger: logger)) { rows.append(row) }
+        return rows
+    }
+
+    func scalar<T: PostgresDecodable>(_ q: PostgresQuery, as: T.Type = T.self) throws -> T? {
+        try query(q).first.map { try $0.decode(T.self) }
+    }
+
+    /// One transaction: everything `body` does commits together, or nothing does.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try withConnection {
+            try query("BEGIN")
+            do {
+                let result = try body()
+                try query("COMMIT")
+                return result
+            } catch {
+                if !Self.isConnectionLost(error) { _ = try? query("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    func read<T>(_ body: () throws -> T) throws -> T {
+        try withConnection(body)
+    }
+
+    private func migrate() throws {
+        try transaction {
+            // One migrator at a time, even with several workers starting together.
+            try query("SELECT pg_advisory_xact_lock(7142014)")
+            try query("CREATE TABLE IF NOT EXISTS shelfscanMigration (name text PRIMARY KEY, appliedAt timestamptz NOT NULL)")
+            let done = Set(try query("SELECT name FROM shelfscanMigration").map { try $0.decode(String.self) })
+            for migration in PostgresSchema.migrations where !done.contains(migration.name) {
+                for statement in migration.statements { try query(PostgresQuery(unsafeSQL: statement)) }
+                try query("INSERT INTO shelfscanMigration (name, appliedAt) VALUES (\(migration.name), now())")
+            }
+        }
+    }
+
+    public func appliedMigrations() throws -> [String] {
+        try read { try query("SELECT name FROM shelfscanMigration ORDER BY appliedAt, name").map { try $0.decode(String.self) } }
+            .sorted { a, b in
+                let order = PostgresSchema.migrations.map(\.name)
+                return (order.firstIndex(of: a) ?? .max) < (order.firstIndex(of: b) ?? .max)
+            }
+    }
+
+    // MARK: Filing
+
+    public func photoStatus(contentHash: String) throws -> FiledPhotoStatus? {
+        try read { try photoStatusLocked(contentHash) }
+    }
+
+    private func photoStatusLocked(_ contentHash: String) throws -> FiledPhotoStatus? {
+        guard let row = try query("""
+            SELECT p.id, p.contentHash, p.originalImagePath, p.filedAt, COUNT(w.id),
+                   COUNT(w.id) FILTER (WHERE w.reviewStatus = 'needsReview')
+            FROM photo p LEFT JOIN work w ON w.photoId = p.id WHERE p.contentHash = \(contentHash) GROUP BY p.id
+            """).first else { return nil }
+        let (id, hash, path, filed, total, pending) = try row.decode((Int64, String, String, Date, Int64, Int64).self)
+        return FiledPhotoStatus(photoID: id, contentHash: hash, originalImagePath: path, filedAt: filed,
+                                workCount: Int(total), pendingCount: Int(pending))
+    }
+
+    public func claimPhoto(contentHash: String, worker: String, lease: TimeInterval) throws -> Bool {
+        try transaction {
+            if try photoStatusLocked(contentHash) != nil { return false }
+            // Taken over only when the holder's lease ran out (a dead worker), or it is ours already.
+            let got = try query("""
+                INSERT INTO photoClaim (contentHash, worker, expiresAt)
+                VALUES (\(contentHash), \(worker), now() + make_interval(secs => \(lease)))
+                ON CONFLICT (contentHash) DO UPDATE SET worker = excluded.worker, expiresAt = excluded.expiresAt
+                WHERE photoClaim.expiresAt < now() OR photoClaim.worker = excluded.worker
+                RETURNING worker
+                """)
+            return !got.isEmpty
+        }
+    }
+
+    public func releasePhoto(contentHash: String, worker: String) throws {
+        try transaction { try query("DELETE FROM photoClaim WHERE contentHash = \(contentHash) AND worker = \(worker)") }
+    }
+
+    @discardableResult
+    public func file(_ photo: PhotoFiling, replacePending: Bool, date: Date) throws -> [Work.ID] {
+        try transaction {
+            // The photo row is the filing's identity: the unique content hash makes a second worker's insert a
+            // no-op, so a photo is filed exactly once whatever the workers do.
+            var photoID = try scalar("""
+                INSERT INTO photo (contentHash, originalImagePath, imageWidth, imageHeight, filedAt)
+                VALUES (\(photo.contentHash), \(photo.originalImagePath), \(photo.imageWidth), \(photo.imageHeight), \(date))
+                ON CONFLICT (contentHash) DO NOTHING RETURNING id
+                """, as: Int64.self)
+            var keptBoxes: [BoundingBox] = []
+            if photoID == nil {
+                guard replacePending else { return [] }
+                photoID = try scalar("SELECT id FROM photo WHERE contentHash = \(photo.contentHash) FOR UPDATE", as: Int64.self)
+                try query("UPDATE photo SET originalImagePath = \(photo.originalImagePath) WHERE id = \(photoID)")
+                let pending = try query("SELECT id FROM work WHERE photoId = \(photoID) AND reviewStatus = 'needsReview'")
+                    .map { try $0.decode(Int64.self) }
+                for id in pending { try deleteWork(id) }
+                try rows("DELETE FROM cropImage WHERE workId = ANY($1)", pending)
+                keptBoxes = try query("""
+                    SELECT boundingBoxX, boundingBoxY, boundingBoxWidth, boundingBoxHeight FROM work
+                    WHERE photoId = \(photoID) AND boundingBoxX IS NOT NULL
+                    """).map {
+                        let (x, y, w, h) = try $0.decode((Double, Double, Double, Double).self)
+                        return BoundingBox(x: x, y: y, width: w, height: h)
+                    }
+            }
+            var ids: [Work.ID] = []
+            // A spine a reviewer already verified or edited stays as it is; the rescan does not file it again.
+            for spine in photo.spines where !keptBoxes.contains(where: { $0.iou(spine.boundingBox) >= 0.5 }) {
+                let crop: String? = spine.cropJPEG.isEmpty ? nil
+                    : "\(photo.contentHash.prefix(16))-r\(spine.row)-p\(spine.position)-\(UUID().uuidString.prefix(8).lowercased()).jpg"
+                let saved = try saveWork(WorkRows.filedWork(spine, photo: photo, crop: crop, date: date), photoId: photoID, bump: false)
+                if crop != nil { try storeCrop(spine.cropJPEG, workID: saved.id!) }
+                ids.append(saved.id!)
+            }
+            try query("DELETE FROM photoClaim WHERE contentHash = \(photo.contentHash)")
+            return ids
+        }
+    }
+
+    // MARK: Reading Works
+
+    private static let summaryColumns = """
+        w.id, w.title, w.reviewStatus, w.readingConfidence, w.detectionConfidence, w.photoContentHash,
+        w.spineRow, w.spinePosition, w.revision
+        """
+
+    private func summaries(where clause: String, order: String, limit: Int?, offset: Int) throws -> [WorkSummary] {
+        let rows = try query(PostgresQuery(unsafeSQL: """
+            SELECT \(Self.summaryColumns),
+                   (SELECT string_agg(a.name, E'\\x1f' ORDER BY c.position) FROM credit c JOIN author a ON a.id = c.authorId
+                    WHERE c.workId = w.id AND c.role = 'author')
+            FROM work w WHERE \(clause) ORDER BY \(order) \(limit.map { "LIMIT \($0)" } ?? "") OFFSET \(offset)
+            """))
+        return try rows.map { row in
+            let (id, title, status, reading, detection, hash, spineRow, position, revision, authors) = try row.decode(
+                (Int64, String, String, Double?, Double?, String?, Int?, Int?, Int, String?).self)
+            return WorkSummary(id: id, title: title, authors: authors.map { $0.split(separator: "\u{1f}").map(String.init) } ?? [],
+                               reviewStatus: ReviewStatus(rawValue: status) ?? .needsReview, readingConfidence: reading,
+                               detectionConfidence: detection, photoContentHash: hash, row: spineRow, position: position,
+                               revision: revision)
+        }
+    }
+
+    public func pendingCount() throws -> Int {
+        try read { Int(try scalar("SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'", as: Int64.self) ?? 0) }
+    }
+
+    public func pendingSummaries(limit: Int?, offset: Int) throws -> [WorkSummary] {
+        try read { try summaries(where: "w.reviewStatus = 'needsReview'", order: "w.id", limit: limit, offset: offset) }
+    }
+
+    public func librarySummaries(limit: Int?, offset: Int) throws -> [WorkSummary] {
+        try read { try summaries(where: "w.reviewStatus != 'needsReview'", order: "w.normalizedTitle, w.id", limit: limit, offset: offset) }
+    }
+
+    public func work(id: Work.ID) throws -> Work? {
+        try read { try loadWork(id) }
+    }
+
+    public func works(includePending: Bool) throws -> [Work] {
+        try read {
+            try loadWorks(where: includePending ? "" : "reviewStatus != 'needsReview'")
+        }
+    }
+
+    private func item(_ id: Int64) throws -> ReviewItem? {
+        guard let work = try loadWork(id) else { return nil }
+        let row = try query("""
+            SELECT COUNT(*), COUNT(*) FILTER (WHERE id < \(id)), COUNT(DISTINCT photoId),
+                   COUNT(DISTINCT photoId) FILTER (WHERE id < \(id) AND photoId IS DISTINCT FROM (SELECT photoId FROM work WHERE id = \(id)))
+            FROM work WHERE reviewStatus = 'needsReview'
+            """).first!
+        let (pending, before, photos, photosBefore) = try row.decode((Int64, Int64, Int64, Int64).self)
+        let onQueue = work.reviewStatus == .needsReview
+        return ReviewItem(work: work, cropURL: cropURLLocked(work), queuePosition: onQueue ? Int(before) + 1 : 0,
+                          pendingCount: Int(pending), photoPosition: Int(photosBefore) + 1, photoCount: Int(photos))
+    }
+
+    public func reviewItem(id: Work.ID) throws -> ReviewItem? { try read { try item(id) } }
+
+    /// The next pending Work nobody else holds, claimed for this process (`holder`) for `reviewLease`: the
+    /// interactive review goes through here, so two people reviewing one library never see the same Work.
+    public func nextPending(after: Work.ID?, wrap: Bool) throws -> ReviewItem? {
+        var id = try claim(reviewer: holder, lease: Self.reviewLease, after: after ?? 0)
+        if id == nil, wrap, (after ?? 0) > 0 { id = try claim(reviewer: holder, lease: Self.reviewLease, after: 0) }
+        return try id.flatMap { try reviewItem(id: $0) }
+    }
+
+    public func previousPending(before: Work.ID) throws -> ReviewItem? {
+        try read {
+            try scalar("""
+                SELECT w.id FROM work w LEFT JOIN reviewClaim c ON c.workId = w.id
+                WHERE w.reviewStatus = 'needsReview' AND w.id < \(before)
+                  AND (c.workId IS NULL OR c.expiresAt < now() OR c.reviewer = \(holder))
+                ORDER BY w.id DESC LIMIT 1
+                """, as: Int64.self).flatMap { try item($0) }
+        }
+    }
+
+    public func claimNextPending(reviewer: String, lease: TimeInterval) throws -> ReviewItem? {
+        guard let id = try claim(reviewer: reviewer, lease: lease, after: 0) else { return nil }
+        return try reviewItem(id: id)
+    }
+
+    /// Claims the first pending Work after `after` that is free (or already `reviewer`'s), and gives back any
+    /// other claim `reviewer` held: one Work in front of each reviewer at a time.
+    private func claim(reviewer: String, lease: TimeInterval, after: Int64) throws -> Int64? {
+        try transaction {
+            // Each try is a new statement, so a new snapshot: a claim another reviewer committed since the last
+            // try is seen. The upsert only takes over an expired claim (or our own), never a live one.
+            for _ in 0..<20 {
+                // SKIP LOCKED: a Work another reviewer is claiming this instant is passed over, not waited for.
+                guard let candidate = try scalar("""
+                    SELECT w.id FROM work w LEFT JOIN reviewClaim c ON c.workId = w.id
+                    WHERE w.reviewStatus = 'needsReview' AND w.id > \(after)
+                      AND (c.workId IS NULL OR c.expiresAt < now() OR c.reviewer = \(reviewer))
+                    ORDER BY (c.reviewer IS NOT DISTINCT FROM \(reviewer) AND \(after) = 0) DESC, w.id
+                    LIMIT 1 FOR UPDATE OF w SKIP LOCKED
+                    """, as: Int64.self) else { break }
+                let won = try query("""
+                    INSERT INTO reviewClaim (workId, reviewer, expiresAt)
+                    VALUES (\(candidate), \(reviewer), now() + make_interval(secs => \(lease)))
+                    ON CONFLICT (workId) DO UPDATE SET reviewer = excluded.reviewer, expiresAt = excluded.expiresAt
+                    WHERE reviewClaim.expiresAt < now() OR reviewClaim.reviewer = excluded.reviewer
+                    RETURNING workId
+                    """)
+                if !won.isEmpty {
+                    try query("DELETE FROM reviewClaim WHERE reviewer = \(reviewer) AND workId != \(candidate)")
+                    return candidate
+                }
+            }
+            try query("DELETE FROM reviewClaim WHERE reviewer = \(reviewer)")
+            return nil
+        }
+    }
+
+    public func saveCursor(_ workID: Work.ID?, session: String, date: Date) throws {
+        try transaction {
+            try query("""
+                INSERT INTO reviewCursor (session, workId, updatedAt) VALUES (\(session), \(workID), \(date))
+                ON CONFLICT (session) DO UPDATE SET workId = excluded.workId, updatedAt = excluded.updatedAt
+                """)
+        }
+    }
+
+    public func cursor(session: String) throws -> Work.ID? {
+        try read { try query("SELECT workId FROM reviewCursor WHERE session = \(session)").first?.decode(Int64?.self) }
+    }
+
+    public func resumeItem(session: String) throws -> ReviewItem? {
+        if let id = try cursor(session: session), let item = try reviewItem(id: id), item.work.reviewStatus == .needsReview {
+            return item
+        }
+        return try nextPending(after: nil, wrap: true)
+    }
+
+    public func pendingNeighbour(of id: Work.ID, toTheRight: Bool) throws -> Work? {
+        try read {
+            // As on SQLite: a piece of a split shares its neighbour's position, so equal positions count, by ID.
+            let neighbour = try rows("""
+                SELECT n.id FROM work w JOIN work n ON n.photoId = w.photoId AND n.spineRow = w.spineRow
+                WHERE w.id = $1 AND n.id != w.id AND n.reviewStatus = 'needsReview'
+                  AND n.spinePosition \(toTheRight ? ">=" : "<=") w.spinePosition
+                ORDER BY n.spinePosition \(toTheRight ? "ASC" : "DESC"), n.id \(toTheRight ? "ASC" : "DESC") LIMIT 1
+                """, id).first.map { try $0.decode(Int64.self) }
+            return try neighbour.flatMap { try loadWork($0) }
+        }
+    }
+
+    public func pendingWorks(photoContentHash: String, row: Int?) throws -> [Work] {
+        try read {
+            try query("""
+                SELECT id FROM work WHERE photoContentHash = \(photoContentHash) AND reviewStatus = 'needsReview'
+                  AND (\(row)::bigint IS NULL OR spineRow = \(row)) ORDER BY spineRow, spinePosition, id
+                """).map { try $0.decode(Int64.self) }.compactMap { try loadWork($0) }
+        }
+    }
+
+    public func works(photoContentHash: String) throws -> [Work] {
+        try read {
+            try query("SELECT id FROM work WHERE photoContentHash = \(photoContentHash) ORDER BY spineRow, spinePosition, id")
+                .map { try $0.decode(Int64.self) }.compactMap { try loadWork($0) }
+        }
+    }
+
+    public func reviewStatuses(ids: [Work.ID]) throws -> [Work.ID: ReviewStatus] {
+        guard !ids.isEmpty else { return [:] }
+        return try read {
+            var statuses: [Work.ID: ReviewStatus] = [:]
+            for row in try query("SELECT id, reviewStatus FROM work WHERE id = ANY(\(ids))") {
+                let (id, status) = try row.decode((Int64, String).self)
+                statuses[id] = ReviewStatus(rawValue: status) ?? .needsReview
+            }
+            return statuses
+        }
+    }
+
+    public func journal(limit: Int) throws -> [JournalEntry] {
+        try read {
+            try query("SELECT id, session, kind, workId, summary, decidedAt, undoneAt IS NOT NULL FROM journal ORDER BY id DESC LIMIT \(limit)")
+                .map {
+                    let (id, session, kind, work, summary, decided, undone) = try $0.decode((Int64, String, String, Int64, String, Date, Bool).self)
+                    return JournalEntry(id: id, session: session, kind: kind, workID: work, summary: summary, decidedAt: decided, undone: undone)
+                }
+        }
+    }
+
+    public func duplicateIndex() throws -> DuplicateIndex { DuplicateIndex(works: try works(includePending: false)) }
+
+    public func duplicates(of work: Work, threshold: Double, limit: Int) throws -> [DuplicateCandidate] {
+        try duplicateIndex().candidates(for: work, threshold: threshold, limit: limit)
+    }
+
+    // MARK: Crops
+
+    public func cropURL(for work: Work) -> URL? {
+        lock.withLock { cropURLLocked(work) }
+    }
+
+    private func cropURLLocked(_ work: Work) -> URL? {
+        guard let id = work.id, let name = work.spine?.cropFile else { return nil }
+        let url = cropsDirectory.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        guard let bytes = try? scalar("SELECT jpeg FROM cropImage WHERE workId = \(id)", as: ByteBuffer.self) else { return nil }
+        let tmp = cropsDirectory.appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
+        do {
+            try Data(bytes.readableBytesView).write(to: tmp)
+            try? FileManager.default.removeItem(at: url)
+            try FileManager.default.moveItem(at: tmp, to: url)
+            return url
+        } catch {
+            try? FileManager.default.removeItem(at: tmp)
+            return nil
+        }
+    }
+
+    /// The stored crop's bytes (for copying a library between engines).
+    public func cropJPEG(workID: Work.ID) throws -> [UInt8]? {
+        try read { try scalar("SELECT jpeg FROM cropImage WHERE workId = \(workID)", as: ByteBuffer.self).map { Array($0.readableBytesView) } }
+    }
+
+    // MARK: Library
+
+    public func stats() throws -> LibraryStats {
+        try read {
+            func count(_ sql: String) throws -> Int { Int(try scalar(PostgresQuery(unsafeSQL: sql), as: Int64.self) ?? 0) }
+            var byStatus: [String: Int] = [:]
+            for row in try query("SELECT readingStatus, COUNT(*) FROM libraryEntry GROUP BY readingStatus") {
+                let (s, n) = try row.decode((String, Int64).self)
+                byStatus[s] = Int(n)
+            }
+            return LibraryStats(
+                works: try count("SELECT COUNT(*) FROM work"),
+                pending: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'"),
+                verified: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'verified'"),
+                userEdited: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'userEdited'"),
+                authors: try count("SELECT COUNT(*) FROM author"),
+                editions: try count("SELECT COUNT(*) FROM edition"),
+                photos: try count("SELECT COUNT(*) FROM photo"),
+                owned: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NOT NULL"),
+                wishlist: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NULL AND readingStatus = 'wishlist'"),
+                byReadingStatus: byStatus,
+                decisions: try count("SELECT COUNT(*) FROM journal WHERE undoneAt IS NULL"))
+        }
+    }
+
+}
+
+extension ReviewAction {
+    var journalKind: String {
+        switch self {
+        case .verify: "verify"
+        case .edit: "edit"
+        case .reject: "reject"
+        case .merge: "merge"
+        }
+    }
+}
+
+/// `postgres://user@host:port/database`, parsed; the password never comes from here.
+struct PostgresLocation: CustomStringConvertible {
+    var user: String
+    var host: String
+    var port: Int
+    var database: String
+    /// `?host=/var/run/postgresql`: a unix-socket directory instead of TCP.
+    var socketDirectory: String?
+    /// `?statement_timeout=5` (seconds; `5s` and `500ms` also read): how long one statement may wait for the server.
+    var statementTimeout: TimeInterval?
+
+    init(_ url: String) throws {
+        guard let c = URLComponents(string: url), c.scheme == "postgres" || c.scheme == "postgresql" else {
+            throw LibraryError.cannotOpen(path: url, reason: "not a postgres:// URL (postgres://user@host:5432/database)")
+        }
+        let shown = "postgres://\(c.user ?? "")@\(c.host ?? "")\(c.port.map { ":\($0)" } ?? "")\(c.path)"
+        guard c.password == nil else {
+            throw LibraryError.cannotOpen(path: shown, reason: "a password in the URL would show in process lists and logs; set PGPASSWORD or the config file instead")
+        }
+        guard let user = c.user, !user.isEmpty else {
+            throw LibraryError.cannotOpen(path: shown, reason: "the URL names no user (postgres://user@host:5432/database)")
+        }
+        let database = String(c.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty else {
+            throw LibraryError.cannotOpen(path: shown, reason: "the URL names no database (postgres://user@host:5432/database)")
+        }
+        self.user = user
+        host = c.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+        port = c.port ?? 5432
+        self.database = database
+        socketDirectory = c.queryItems?.first(where: { $0.name == "host" })?.value
+        if let text = c.queryItems?.first(where: { $0.name == "statement_timeout" })?.value {
+            guard let seconds = Self.seconds(text), seconds > 0 else {
+                throw LibraryError.cannotOpen(path: shown, reason: "statement_timeout=\(text) is not a duration (seconds, e.g. statement_timeout=5 or 500ms)")
+            }
+            statementTimeout = seconds
+        }
+    }
+
+    static func seconds(_ text: String) -> TimeInterval? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if t.hasSuffix("ms") { return Double(t.dropLast(2)).map { $0 / 1000 } }
+        if t.hasSuffix("s") { return Double(t.dropLast()) }
+        return Double(t)
+    }
+
+    var description: String {
+        "postgres://\(user)@\(socketDirectory.map { "[\($0)]" } ?? host):\(port)/\(database)"
+    }
+}

@@ -1,0 +1,146 @@
+import BookModel
+import Foundation
+import Library
+import Testing
+
+/// Merge, undo, bulk decisions, split and join, edits outside review, import and export: the same
+/// behaviour asked of both engines (PostgreSQL when `SHELFSCAN_TEST_POSTGRES_URL` names a server).
+@Suite struct SharedDecisionSuite {
+    func pending(_ engine: Engine) throws -> (any LibraryStoring, [Work.ID]) {
+        let store = try engine.makeStore()
+        let ids = try store.file(photo(hash(1), [spine("Kindred", authors: ["Octavia E. Butler"], position: 0), spine(nil, position: 1),
+                                                 spine("Noise", authors: ["Daniel Kahneman"], position: 2),
+                                                 spine("Dune", authors: ["Frank Herbert"], position: 3, isbn: "0441172717")]))
+        return (store, ids)
+    }
+
+    @Test(arguments: Engine.available)
+    func aBatchIsAllOrNothingAndOneUndoPutsEveryWorkBackWithItsCrop(engine: Engine) throws {
+        let (store, ids) = try pending(engine)
+        let bad = [ids[0], ids[1]].map { ReviewDecision(workID: $0, action: .verify, session: "s") }
+        #expect(throws: LibraryError.self) { try store.review(batch: bad, summary: "x") }
+        #expect(try store.pendingCount() == 4, "nothing written")
+        let good = [ids[0], ids[2], ids[3]].map { ReviewDecision(workID: $0, action: .verify, session: "s") }
+            + [ReviewDecision(workID: ids[1], action: .reject, session: "s")]
+        _ = try store.review(batch: good, summary: "verified 3, rejected 1")
+        #expect(try store.pendingCount() == 0 && store.work(id: ids[1]) == nil)
+        #expect(try store.work(id: ids[3])?.isOwned == true && store.work(id: ids[3])?.editions.first?.isbn == "0441172717")
+        let undo = try store.undoLast(session: "s")
+        #expect(Set(undo.restoredWorkIDs) == Set(ids))
+        #expect(try store.pendingSummaries(limit: nil).map(\.id) == ids)
+        let rejected = try #require(try store.work(id: ids[1]))
+        let crop = try #require(store.cropURL(for: rejected))
+        #expect(try Data(contentsOf: crop) == Data(fakeJPEG(1)))
+        #expect(try store.work(id: ids[3])?.libraryEntry == nil && store.stats().decisions == 0)
+        #expect(throws: LibraryError.nothingToUndo) { try store.undoLast(session: "s") }
+    }
+
+    @Test(arguments: Engine.available)
+    func mergeFoldsOneWorkIntoAnotherAndUndoSplitsThemAgain(engine: Engine) throws {
+        let (store, ids) = try pending(engine)
+        #expect(throws: LibraryError.mergeIntoSelf(ids[0])) { try store.review(ReviewDecision(workID: ids[0], action: .merge(into: ids[0]))) }
+        let receipt = try store.review(ReviewDecision(workID: ids[3], action: .merge(into: ids[0]), session: "s"))
+        #expect(receipt.resultingWorkID == ids[0] && receipt.summary.contains("merged “Dune” into “Kindred”"))
+        let target = try #require(try store.work(id: ids[0]))
+        #expect(try target.reviewStatus == .verified && !target.isbns.isEmpty && store.work(id: ids[3]) == nil)
+        _ = try store.undoLast(session: "s")
+        #expect(try store.work(id: ids[3])?.title == "Dune" && store.work(id: ids[0])?.reviewStatus == .needsReview)
+        #expect(try store.work(id: ids[0])?.isbns.isEmpty == true && store.pendingCount() == 4)
+    }
+
+    @Test(arguments: Engine.available)
+    func editThenUndoAndAnUndoBlockedByALaterChange(engine: Engine) throws {
+        let (store, ids) = try pending(engine)
+        let before = try #require(try store.work(id: ids[1]))
+        _ = try store.review(ReviewDecision(workID: ids[1], action: .edit(WorkEdit(title: "Ancillary Justice", authors: ["Ann Leckie"],
+                                                                                   readingStatus: .reading)), session: "s"))
+        let edited = try #require(try store.work(id: ids[1]))
+        #expect(edited.title == "Ancillary Justice" && edited.reviewStatus == .userEdited && edited.libraryEntry?.readingStatus == .reading)
+        _ = try store.undoLast(session: "s")
+        let restored = try #require(try store.work(id: ids[1]))
+        #expect(restored.title == before.title && restored.reviewStatus == .needsReview && restored.libraryEntry == nil)
+        // A Work changed after the decision (here by `update`, as enrichment does) blocks that decision's undo
+        _ = try store.review(ReviewDecision(workID: ids[0], action: .verify, session: "s"))
+        var kindred = try #require(try store.work(id: ids[0]))
+        kindred.firstPublicationYear = 1979
+        let updated = try store.update(kindred)
+        #expect(try updated.revision == kindred.revision + 1 && store.work(id: ids[0])?.firstPublicationYear == 1979)
+        #expect(throws: LibraryError.conflict(ids[0], expected: kindred.revision, actual: updated.revision)) { try store.update(kindred) }
+        #expect(throws: LibraryError.undoConflict(ids[0])) { try store.undoLast(session: "s") }
+    }
+
+    @Test(arguments: Engine.available)
+    func splitAndJoinReplaceWorksAndUndoPutsThemBack(engine: Engine) throws {
+        let (store, ids) = try pending(engine)
+        let original = try #require(try store.work(id: ids[0]))
+        let halves = [
+            SpinePiece(boundingBox: BoundingBox(x: 0, y: 0.1, width: 0.02, height: 0.8), polygon: [[0, 0.1], [0.02, 0.1], [0.02, 0.9], [0, 0.9]], cropJPEG: fakeJPEG(9)),
+            SpinePiece(boundingBox: BoundingBox(x: 0.02, y: 0.1, width: 0.02, height: 0.8), polygon: [[0.02, 0.1], [0.04, 0.1], [0.04, 0.9], [0.02, 0.9]], cropJPEG: fakeJPEG(8)),
+        ]
+        #expect(throws: LibraryError.conflict(ids[0], expected: original.revision + 5, actual: original.revision)) {
+            try store.reshape([ids[0]], into: halves, kind: "split", expectedRevisions: [ids[0]: original.revision + 5], session: "s")
+        }
+        let split = try store.reshape([ids[0]], into: halves, kind: "split", expectedRevisions: [ids[0]: original.revision], session: "s")
+        #expect(try split.created.count == 2 && store.work(id: ids[0]) == nil && store.pendingCount() == 5)
+        let piece = try #require(try store.work(id: split.created[1]))
+        #expect(piece.hasUnreadTitle && piece.spine?.photoContentHash == hash(1) && piece.boundingBox == halves[1].boundingBox)
+        #expect(piece.spine?.polygon == halves[1].polygon)
+        #expect(try Data(contentsOf: try #require(store.cropURL(for: piece))) == Data(fakeJPEG(8)))
+        _ = try store.undoLast(session: "s")
+        #expect(try store.work(id: ids[0])?.title == "Kindred" && store.pendingCount() == 4)
+        #expect(try split.created.allSatisfy { try store.work(id: $0) == nil })
+        #expect(try store.pendingNeighbour(of: ids[1])?.id == ids[2])
+        let whole = SpinePiece(boundingBox: BoundingBox(x: 0.05, y: 0.1, width: 0.09, height: 0.8), polygon: [], cropJPEG: fakeJPEG(7),
+                               title: "Noise", authors: ["Daniel Kahneman"])
+        let join = try store.reshape([ids[1], ids[2]], into: [whole], kind: "join", session: "s")
+        #expect(try store.work(id: join.created[0])?.title == "Noise" && store.pendingCount() == 3)
+        _ = try store.undoLast(session: "s")
+        #expect(try store.pendingSummaries(limit: nil).map(\.id) == ids)
+        let again = try store.reshape([ids[1], ids[2]], into: [whole], kind: "join", session: "s")
+        _ = try store.review(ReviewDecision(workID: again.created[0], action: .verify, session: "other"))
+        #expect(throws: LibraryError.undoConflict(again.created[0])) { try store.undoLast(session: "s") }
+        #expect(try store.work(id: again.created[0])?.reviewStatus == .verified)
+    }
+
+    @Test(arguments: Engine.available)
+    func aRescanReplacesPendingWorksAndKeepsReviewedOnes(engine: Engine) throws {
+        let (store, ids) = try pending(engine)
+        _ = try store.review(ReviewDecision(workID: ids[0], action: .verify))
+        let again = try store.file(photo(hash(1), [spine("Kindred", authors: ["Octavia E. Butler"], position: 0),
+                                                   spine("Emma", authors: ["Jane Austen"], position: 1)]), replacePending: true)
+        #expect(try again.count == 1 && store.pendingSummaries(limit: nil).map(\.title) == ["Emma"])
+        #expect(try store.work(id: ids[0])?.reviewStatus == .verified && store.stats().works == 2)
+    }
+
+    @Test(arguments: Engine.available)
+    func enrichmentFiledWithASpineIsKept(engine: Engine) throws {
+        let store = try engine.makeStore()
+        var s = spine("Dnue", authors: ["Frank Herbert"], position: 0)
+        s.enrichmentStatus = EnrichmentStatus(state: .enriched, provider: "openlibrary", score: 0.93)
+        let id = try store.file(photo(hash(5), [s]))[0]
+        #expect(try store.work(id: id)?.spine?.enrichmentStatus == s.enrichmentStatus)
+    }
+
+    @Test(arguments: Engine.available)
+    func csvAndJSONExportsImportIntoTheOtherEngine(engine: Engine) throws {
+        let (store, ids) = try pending(engine)
+        _ = try store.review(ReviewDecision(workID: ids[3], action: .verify), defaults: ReviewDefaults(readingStatus: .read))
+        _ = try store.review(ReviewDecision(workID: ids[2], action: .verify), defaults: ReviewDefaults(readingStatus: .wishlist, owned: false))
+        let csv = try store.exportCSV()
+        let json = try JSONEncoder().encode(try store.exportLibrary())
+        for target in Engine.available {
+            let fromCSV = try target.makeStore()
+            let report = try fromCSV.importCSV(csv)
+            #expect(report.imported == 2 && report.skipped.isEmpty, "\(engine) CSV into \(target)")
+            #expect(try fromCSV.works().map(\.title).sorted() == ["Dune", "Noise"])
+            #expect(try fromCSV.works().first { $0.title == "Dune" }?.libraryEntry?.readingStatus == .read)
+            let fromJSON = try target.makeStore()
+            #expect(try fromJSON.importJSON(json).imported == 2)
+            #expect(try fromJSON.exportLibrary().works.map(\.work) == store.exportLibrary().works.map(\.work))
+            // Importing again merges into the same books instead of copying them
+            #expect(try fromJSON.importJSON(json).merged == 2 && fromJSON.stats().works == 2)
+        }
+        let bad = try engine.makeStore()
+        #expect(throws: LibraryError.self) { try bad.importCSV("just,some\nwords,here\n") }
+    }
+}

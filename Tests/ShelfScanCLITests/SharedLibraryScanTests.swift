@@ -1,0 +1,102 @@
+import Foundation
+import Library
+import LibraryPostgres
+import ShelfScanTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Several `shelfscan scan` processes on one folder and one PostgreSQL library (a server from scripts/test).
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"] != nil,
+                             "needs SHELFSCAN_TEST_POSTGRES_URL (scripts/test starts a server)"))
+struct SharedLibraryScanTests {
+    static var server: String { ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"]! }
+    static var password: String? { ProcessInfo.processInfo.environment["PGPASSWORD"] }
+
+    static func freshLibrary() throws -> String {
+        try PostgresLibraryStore.createDatabase(named: "shelfscan_cli_\(UUID().uuidString.prefix(8).lowercased())",
+                                                besides: server, password: password)
+    }
+
+    /// Two workers on one folder, one killed with -9 mid-batch: the survivor finishes the dead one's photo once
+    /// its claim runs out, and every photo is filed exactly once, as one uninterrupted run files it.
+    @Test func twoWorkersOneKilledFileEveryPhotoExactlyOnce() throws {
+        let (dir, _) = try ScanCommandTests.photoFolder(count: 16, firstSeed: 300, width: 800)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shared = try Self.freshLibrary()
+        let reference = try Self.freshLibrary()
+        let args = ["scan", dir.path, "--reader", "none", "--jobs", "1", "--claim-lease", "3", "--library", shared]
+
+        // Two workers at once; the first is killed -9 once it has filed a photo.
+        let (victim, victimErr) = try ShelfscanProcess.start(args)
+        let survivor = try ShelfscanProcess.start(args).0
+        var seen = ""
+        while !seen.contains(" spines, ") {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBytes { read(victimErr.fileDescriptor, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            seen += String(decoding: buffer[0..<n], as: UTF8.self)
+        }
+        kill(victim.processIdentifier, SIGKILL)
+        victim.waitUntilExit()
+        #expect(victim.terminationReason == .uncaughtSignal)
+        survivor.waitUntilExit()
+        #expect(survivor.terminationStatus == 0)
+
+        let whole = try ShelfscanProcess.run(["scan", dir.path, "--reader", "none", "--jobs", "2", "--library", reference])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        func worksPerPhoto(_ url: String) throws -> [String: Int] {
+            let store = try PostgresLibraryStore(url: url, password: Self.password)
+            return Dictionary(grouping: try store.pendingSummaries(limit: nil), by: { $0.photoContentHash ?? "" }).mapValues(\.count)
+        }
+        let store = try PostgresLibraryStore(url: shared, password: Self.password)
+        #expect(try store.stats().photos == 16)
+        let a = try worksPerPhoto(shared), b = try worksPerPhoto(reference)
+        #expect(a.count == 16 && a == b, "every photo filed once, with the same Works as one uninterrupted run")
+    }
+
+    @Test func unreachableServerOrWrongPasswordIsOneLineAndNothingFiled() throws {
+        let (dir, _) = try ScanCommandTests.photoFolder(count: 1)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let down = try ShelfscanProcess.run(["scan", dir.path, "--reader", "none", "--library", "postgres://shelfscan@127.0.0.1:1/nothing"])
+        #expect(down.status != 0)
+        #expect(down.stderrLines.count == 1 && down.stderr.contains("postgres://shelfscan@127.0.0.1:1/nothing"), "\(down.stderr)")
+        let library = try Self.freshLibrary()
+        let wrong = try ShelfscanProcess.run(["library", "stats", "--library", library], environment: ["PGPASSWORD": "not-it"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderrLines.count == 1 && wrong.stderr.contains("password") && !wrong.stderr.contains("not-it"), "\(wrong.stderr)")
+    }
+
+    /// SQLite → PostgreSQL → SQLite: the same counts and content checksum on all three.
+    @Test func migrateSQLiteToPostgresAndBackKeepsEverything() throws {
+        let (dir, _) = try ScanCommandTests.photoFolder(count: 3, firstSeed: 400)
+        let work = try ShelfscanProcess.temporaryDirectory("migrate")
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: work) }
+        let original = work.appendingPathComponent("a/library.sqlite").path
+        let back = work.appendingPathComponent("b/library.sqlite").path
+        #expect(try ShelfscanProcess.run(["scan", dir.path, "--reader", "none", "--library", original]).status == 0)
+        let store = try LibraryStore(path: original)
+        let first = try #require(try store.pendingSummaries().first)
+        _ = try store.review(ReviewDecision(workID: first.id, action: .edit(WorkEdit(title: "Dune", authors: ["Frank Herbert"]))))
+        let server = try Self.freshLibrary()
+
+        let there = try ShelfscanProcess.run(["library", "migrate", "--from", original, "--to", server])
+        let home = try ShelfscanProcess.run(["library", "migrate", "--from", server, "--to", back])
+        #expect(there.status == 0 && home.status == 0, "\(there.stderr)\(home.stderr)")
+        func checksums(_ out: String) -> [String] {
+            out.split(separator: "\n").filter { $0.contains("checksum") }.map { String($0.split(separator: " ").last!) }
+        }
+        let sums = checksums(there.stdout) + checksums(home.stdout)
+        #expect(sums.count == 4 && Set(sums).count == 1, "\(there.stdout)\(home.stdout)")
+        let a = try LibraryStore(path: original), b = try LibraryStore(path: back)
+        #expect(try a.stats() == b.stats())
+        let edited = try #require(try b.work(id: first.id))
+        #expect(edited.title == "Dune" && edited.authors.map(\.name) == ["Frank Herbert"] && edited.reviewStatus == .userEdited)
+        #expect(try b.cropURL(for: edited).map { try Data(contentsOf: $0) } == a.cropURL(for: try #require(try a.work(id: first.id))).map { try Data(contentsOf: $0) })
+        // A second migrate into a library that is no longer empty is refused, nothing written.
+        let again = try ShelfscanProcess.run(["library", "migrate", "--from", original, "--to", server])
+        #expect(again.status != 0 && again.stderr.contains("not empty"))
+    }
+}
