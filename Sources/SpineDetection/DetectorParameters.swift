@@ -106,6 +106,10 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// Boxes whose calibrated confidence is below this are dropped: on the fitting data they are almost
     /// all wrong. Absent: none is dropped.
     public var minCalibratedConfidence: Double?
+    /// Weight of the colour change across a candidate spine top (the spine's own colour below it, the
+    /// wall or the gap above): a short book's side lines run on up as its taller neighbours' sides, so
+    /// side continuity alone lets its top climb into the back wall. Absent: colour is not weighed.
+    public var topColourWeight: Double?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -127,5 +131,5 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000],
-        minCalibratedConfidence: 0.3)
+        minCalibratedConfidence: 0.3, topColourWeight: 0.6)
 }

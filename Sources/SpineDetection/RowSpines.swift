@@ -229,15 +229,47 @@ enum RowSpines {
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + side[i] }
         let win = max(3, n / 10)
+        let colour = p.topColourWeight.map { $0 > 0 ? rowColours(m, band, left: left, right: right, yc: yc) : nil } ?? nil
         var best = -Double.infinity, bestI = -1
         for i in 0..<upper {
             let below = (prefix[min(n, i + win)] - prefix[i]) / Double(min(n, i + win) - i)
             let above = i == 0 ? 0 : (prefix[i] - prefix[max(0, i - win)]) / Double(i - max(0, i - win))
-            let v = cov[i] + p.topSideWeight * (below - above)
+            var v = cov[i] + p.topSideWeight * (below - above)
+            if let colour, let weight = p.topColourWeight, i > 0 {
+                var d2 = 0.0
+                for c in 0..<3 {
+                    let pc = colour[c]
+                    let mb = (pc[min(n, i + win)] - pc[i]) / Double(min(n, i + win) - i)
+                    let ma = (pc[i] - pc[max(0, i - win)]) / Double(i - max(0, i - win))
+                    d2 += (mb - ma) * (mb - ma)
+                }
+                v += weight * min(1, d2.squareRoot() / 100)
+            }
             if v > best { best = v; bestI = i }
         }
         if bestI >= 0 && best >= p.topEdgeCoverage { top = Double(band.top + bestI) }
         return (top, bottom)
+    }
+
+    /// Prefix sums, per colour channel, of each pixel row's mean colour between two boundary lines
+    /// (inset from them, so a neighbour's colour does not bleed in).
+    static func rowColours(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double) -> [[Double]] {
+        let w = m.width, n = band.bottom - band.top + 1
+        var out = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: 3)
+        for (c, plane) in [m.red, m.green, m.blue].enumerated() {
+            plane.withUnsafeBufferPointer { P in
+                for i in 0..<n {
+                    let y = band.top + i
+                    let x0 = left.at(Double(y), yc), x1 = right.at(Double(y), yc)
+                    let inset = max(1, (x1 - x0) * 0.2)
+                    let lo = max(0, Int((x0 + inset).rounded())), hi = min(w - 1, Int((x1 - inset).rounded()))
+                    var s: Float = 0
+                    if hi >= lo { for x in lo...hi { s += P[y * w + x] } }
+                    out[c][i + 1] = out[c][i] + (hi >= lo ? Double(s) / Double(hi - lo + 1) : 0)
+                }
+            }
+        }
+        return out
     }
 
     /// The spine's foot. A row's band ends where the edge density of the row as a whole falls off, but
