@@ -45,12 +45,11 @@ func loadTruth(_ jsonPath: String, imageDir: String) -> Truth? {
     return Truth(polygons: polys, lying: lying, imagePath: img)
 }
 
+/// Exactly what `shelfscan scan` feeds the detector: libjpeg's DCT-scaled decode to within a factor of two
+/// of `DetectionInput.defaultMaxSide`, then shrunk to it, so the figures and the timing are the product's.
 func decodeReduced(_ path: String) throws -> RGBImage {
-    let info = try ImageDecoder.info(fileAt: path)
-    let longSide = max(info.width, info.height)
-    var denom = 1
-    while denom < 8 && longSide / (denom * 2) >= 1000 { denom *= 2 }
-    return try ImageDecoder.decode(fileAt: path, options: DecodeOptions(scaleDenominator: denom))
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    return try DetectionInput.decode(bytes, info: ImageDecoder.info(bytes))
 }
 
 func pct(_ v: Double) -> String { String(format: "%.3f", v) }
@@ -332,7 +331,8 @@ if let dir = bookfinderDir, fm.fileExists(atPath: dir) {
     print("note: Bookfinder photos not found (set BOOKFINDER_DIR or --bookfinder; scripts/fetch-bookfinder.sh), skipped")
 }
 
-// Timing: decode at 1/4 (libjpeg DCT scaling) + detect, per large JPEG, median of `runs`, this one thread.
+// Timing: the scan path's decode (file read, DCT-scaled decode, shrink to 1280) + detect, per large JPEG,
+// median of `runs`, this one thread.
 let timed = (real + samples + bookfinder).map(\.1.imagePath).filter { p in
     guard p.lowercased().hasSuffix(".jpg") || p.lowercased().hasSuffix(".jpeg"),
           let i = try? ImageDecoder.info(fileAt: p) else { return false }
@@ -343,7 +343,7 @@ if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { prin
     for path in timed {
         for _ in 0..<runs {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            if let img = try? ImageDecoder.decode(fileAt: path, options: DecodeOptions(scaleDenominator: 4)) {
+            if let img = try? decodeReduced(path) {
                 _ = detector.detect(img)
             }
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
@@ -354,7 +354,7 @@ if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { prin
         guard let i = try? ImageDecoder.info(fileAt: p) else { return nil }
         return String(format: "%.1f MP", Double(i.width * i.height) / 1e6)
     }).sorted().joined(separator: ", ")
-    print(String(format: "timing: median decode(1/4 DCT)+detect %.1f ms per photo (%d photos x %d runs, %@, one thread)",
+    print(String(format: "timing: median decode(scan path, 1280 px)+detect %.1f ms per photo (%d photos x %d runs, %@, one thread)",
                  times[times.count / 2], timed.count, runs, sizes))
 }
 

@@ -4,8 +4,13 @@ import ShelfImage
 /// Turns one shelf row into spine quads (working-image pixels): boundaries by DP, each spine's top found
 /// where a horizontal edge crosses it, and wide pieces with horizontal structure split as lying stacks.
 enum RowSpines {
-    /// `texture`: edge density inside the box (print, shading), 0 for a plain panel or wall.
-    struct Found { var quad: Quad; var confidence: Double; var lying: Bool; var texture: Double = 0 }
+    /// `texture`: edge density inside the box (print, shading), 0 for a plain panel or wall; `lumaSD` and
+    /// `chroma`: its spread of brightness and its mean saturation (a cabinet side, a post or a wall is
+    /// grey or one flat colour, a cover is printed).
+    struct Found {
+        var quad: Quad; var confidence: Double; var lying: Bool; var texture: Double = 0
+        var lumaSD: Double = 0; var chroma: Double = 0
+    }
 
     /// A boundary line: x at the row's middle height and its slope dx/dy.
     struct Line {
@@ -102,7 +107,7 @@ enum RowSpines {
             let q = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
                          bottomRight: Point(x: right.at(bottom, yc), y: bottom),
                          bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
-            out.append(Found(quad: q, confidence: conf, lying: false, texture: inside.edgeDensity))
+            out.append(Found(quad: q, confidence: conf, lying: false, texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma))
         }
         // Left to right across the row (a stack's books keep their top-down order).
         func key(_ f: Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
@@ -140,9 +145,10 @@ enum RowSpines {
 
     /// Luma spread and edge density inside a piece, away from its sides: a spine carries print and
     /// shading; a wall, a cabinet side or the gap between books is plain.
-    static func interior(_ m: EdgeMaps, top: Int, bottom: Int, left: Line, right: Line, yc: Double) -> (lumaSD: Double, edgeDensity: Double) {
+    static func interior(_ m: EdgeMaps, top: Int, bottom: Int, left: Line, right: Line, yc: Double) -> (lumaSD: Double, edgeDensity: Double, chroma: Double) {
         let w = m.width
-        var n = 0.0, sum = 0.0, sq = 0.0, edges = 0.0
+        var n = 0.0, sum = 0.0, sq = 0.0, edges = 0.0, chroma = 0.0
+        m.red.withUnsafeBufferPointer { R in m.green.withUnsafeBufferPointer { G in m.blue.withUnsafeBufferPointer { B in
         m.luma.withUnsafeBufferPointer { L in m.vertical.withUnsafeBufferPointer { V in m.horizontal.withUnsafeBufferPointer { Hm in
             var y = max(0, top)
             while y <= min(m.height - 1, bottom) {
@@ -153,14 +159,16 @@ enum RowSpines {
                     for x in lo...hi {
                         let v = Double(L[y * w + x])
                         n += 1; sum += v; sq += v * v; edges += Double(V[y * w + x] + Hm[y * w + x])
+                        let i = y * w + x
+                        chroma += Double(max(R[i], G[i], B[i]) - min(R[i], G[i], B[i]))
                     }
                 }
                 y += 1
             }
-        }}}
-        guard n > 0 else { return (0, 0) }
+        }}}}}}
+        guard n > 0 else { return (0, 0, 0) }
         let mean = sum / n
-        return ((max(0, sq / n - mean * mean)).squareRoot(), edges / n)
+        return ((max(0, sq / n - mean * mean)).squareRoot(), edges / n, chroma / n)
     }
 
     /// Coverage of near-horizontal edges along each pixel row between two boundary lines.
@@ -221,15 +229,47 @@ enum RowSpines {
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + side[i] }
         let win = max(3, n / 10)
+        let colour = p.topColourWeight.map { $0 > 0 ? rowColours(m, band, left: left, right: right, yc: yc) : nil } ?? nil
         var best = -Double.infinity, bestI = -1
         for i in 0..<upper {
             let below = (prefix[min(n, i + win)] - prefix[i]) / Double(min(n, i + win) - i)
             let above = i == 0 ? 0 : (prefix[i] - prefix[max(0, i - win)]) / Double(i - max(0, i - win))
-            let v = cov[i] + p.topSideWeight * (below - above)
+            var v = cov[i] + p.topSideWeight * (below - above)
+            if let colour, let weight = p.topColourWeight, i > 0 {
+                var d2 = 0.0
+                for c in 0..<3 {
+                    let pc = colour[c]
+                    let mb = (pc[min(n, i + win)] - pc[i]) / Double(min(n, i + win) - i)
+                    let ma = (pc[i] - pc[max(0, i - win)]) / Double(i - max(0, i - win))
+                    d2 += (mb - ma) * (mb - ma)
+                }
+                v += weight * min(1, d2.squareRoot() / 100)
+            }
             if v > best { best = v; bestI = i }
         }
         if bestI >= 0 && best >= p.topEdgeCoverage { top = Double(band.top + bestI) }
         return (top, bottom)
+    }
+
+    /// Prefix sums, per colour channel, of each pixel row's mean colour between two boundary lines
+    /// (inset from them, so a neighbour's colour does not bleed in).
+    static func rowColours(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double) -> [[Double]] {
+        let w = m.width, n = band.bottom - band.top + 1
+        var out = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: 3)
+        for (c, plane) in [m.red, m.green, m.blue].enumerated() {
+            plane.withUnsafeBufferPointer { P in
+                for i in 0..<n {
+                    let y = band.top + i
+                    let x0 = left.at(Double(y), yc), x1 = right.at(Double(y), yc)
+                    let inset = max(1, (x1 - x0) * 0.2)
+                    let lo = max(0, Int((x0 + inset).rounded())), hi = min(w - 1, Int((x1 - inset).rounded()))
+                    var s: Float = 0
+                    if hi >= lo { for x in lo...hi { s += P[y * w + x] } }
+                    out[c][i + 1] = out[c][i] + (hi >= lo ? Double(s) / Double(hi - lo + 1) : 0)
+                }
+            }
+        }
+        return out
     }
 
     /// The spine's foot. A row's band ends where the edge density of the row as a whole falls off, but
@@ -309,12 +349,18 @@ enum RowSpines {
         // Long lines only: letters print short strokes both ways, a lying book's edges run across the
         // whole stack and a standing book's sides down the whole row.
         let hSum = runs.horizontal[a...b].reduce(0, +), vSum = runs.vertical[a...b].reduce(0, +)
-        guard hSum / Double(b - a + 1) / rowH > p.lyingMinEdgeDensity, hSum > p.lyingDominance * vSum else { return ([], nil) }
         let cov = longestRunCoverage(m, band, x0: x0 + a, x1: x0 + b)
+        // A stack's ends, a cabinet's corner behind it or a post beside it carry long vertical lines too,
+        // which can outvote the horizontal ones of a stack of two or three books; two lines across
+        // nearly its whole length (its top and a boundary or its foot) below the band's top (where the
+        // board above or the row's tops run) show the stack as well, with horizontal lines still ahead.
         let n = cov.count
         // The stack starts at its first full-width edge from the top; above it is the wall behind.
         var start = 0
         for i in 0..<n where cov[i] >= p.topEdgeCoverage { start = i; break }
+        let across = edgeLines(Array(cov.dropFirst(Int(0.05 * rowH))), threshold: 0.7)
+        guard hSum / Double(b - a + 1) / rowH > p.lyingMinEdgeDensity,
+              hSum > p.lyingDominance * vSum || (across >= 2 && hSum > vSum) else { return ([], nil) }
         let stackW = right.x - left.x
         let prior = Segmenter.Prior(length: stackW, median: p.lyingThicknessRatioMedian,
                                     logSigma: p.widthRatioLogSigma, weight: p.widthPriorWeight,
@@ -325,6 +371,10 @@ enum RowSpines {
         for k in 0..<(cuts.count - 1) {
             let y0 = Double(band.top + cuts[k]), y1 = Double(band.top + cuts[k + 1] + (k + 2 == cuts.count ? 1 : 0))
             if y1 - y0 < 2 { continue }
+            // Thicker than half its length is no book lying on its side: the wall above the stack.
+            if y1 - y0 > 0.5 * stackW { continue }
+            // Thinner than this is the double line of one edge (a page block's top and its cover's).
+            if y1 - y0 < 0.06 * stackW { continue }
             let ym = (y0 + y1) / 2
             let xl = left.at(ym, yc), xr = right.at(ym, yc)
             let ca = k == 0 ? 0.5 : cov[cuts[k]], cb = k + 2 == cuts.count ? 0.5 : cov[cuts[k + 1]]
@@ -335,7 +385,7 @@ enum RowSpines {
             let q = Quad(topLeft: Point(x: xl, y: y1), topRight: Point(x: xl, y: y0),
                          bottomRight: Point(x: xr, y: y0), bottomLeft: Point(x: xr, y: y1))
             let inside = interior(m, top: Int(y0), bottom: Int(y1) - 1, left: Line(x: xl, slope: 0), right: Line(x: xr, slope: 0), yc: ym)
-            out.append(Found(quad: q, confidence: conf, lying: true, texture: inside.edgeDensity))
+            out.append(Found(quad: q, confidence: conf, lying: true, texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma))
         }
         return (out, Int(left.x.rounded(.down))...max(Int(left.x.rounded(.down)), Int(right.x.rounded(.up))))
     }
@@ -374,6 +424,13 @@ enum RowSpines {
             }
         }
         return (hc, vc)
+    }
+
+    /// How many separate lines (runs of pixel rows) reach `threshold` coverage.
+    static func edgeLines(_ cov: [Double], threshold: Double) -> Int {
+        var n = 0, on = false
+        for v in cov { if v >= threshold { if !on { n += 1 }; on = true } else { on = false } }
+        return n
     }
 
     /// Per pixel row of the band, the longest horizontal edge run inside `x0...x1` over the span's width:

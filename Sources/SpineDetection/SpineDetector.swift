@@ -16,8 +16,12 @@ public struct SpineDetector: Sendable {
     /// raw strength, the row's support, how far log(width / row height) falls below and rises above the
     /// typical spine's (hinges, not a square, so a rare wide book is not extrapolated into certain
     /// failure), the spine's height over the row's, whether it lies flat, and the edge density inside it
-    /// (print; a cabinet side or a wall is plain). scripts/fit-confidence.py fits `confidenceModel` on them.
-    public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying", "texture"]
+    /// (print; a cabinet side or a wall is plain), whether it is the outermost box at either end of its
+    /// row (where cabinet sides, posts, hinges and the wall beyond the last book are met), its saturation
+    /// and its spread of brightness (a cover is printed in colour; panels and walls are grey or flat).
+    /// scripts/fit-confidence.py fits `confidenceModel` on them.
+    public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying", "texture",
+                                            "rowEnd", "chroma", "lumaSpread"]
 
     /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
     /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.
@@ -45,7 +49,7 @@ public struct SpineDetector: Sendable {
                 let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
                 let q = Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
                              bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft))
-                let c = Self.cues(s, rowHeight: rowH, support: support)
+                let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1)
                 let confidence = p.confidenceModel.map { Self.calibrated(c, $0) } ?? s.confidence
                 if let floor = p.minCalibratedConfidence, confidence < floor { continue }
                 cues.append(c)
@@ -58,7 +62,7 @@ public struct SpineDetector: Sendable {
     /// Width over row height of a typical standing spine (the segmenter's prior median).
     static let typicalWidthRatio = 0.09
 
-    static func cues(_ s: RowSpines.Found, rowHeight: Double, support: Double) -> [Double] {
+    static func cues(_ s: RowSpines.Found, rowHeight: Double, support: Double, rowEnd: Bool = false) -> [Double] {
         let q = s.quad
         // Across and along the book as it stands (a lying book's quad is already turned upright).
         let across = (hypot(q.topRight.x - q.topLeft.x, q.topRight.y - q.topLeft.y)
@@ -68,7 +72,7 @@ public struct SpineDetector: Sendable {
         let rowH = max(1, rowHeight)
         let logWidth = log(max(1e-3, across / rowH)) - log(typicalWidthRatio)
         return [s.confidence, support, max(0, -logWidth), max(0, logWidth), s.lying ? 0 : min(2, along / rowH), s.lying ? 1 : 0,
-                min(1, s.texture / 0.05)]
+                min(1, s.texture / 0.05), rowEnd ? 1 : 0, min(1, s.chroma / 80), min(1, s.lumaSD / 60)]
     }
 
     /// Logistic model: weights[0] + Σ weights[i+1]·cue[i], squashed to 0...1, so 0.5 means even odds
