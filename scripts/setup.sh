@@ -26,4 +26,13 @@ fi
 python3 scripts/fetch-models.py
 
 config="${1:-release}"
+# SwiftPM's incremental build has been seen to keep a module compiled against an older layout of a struct in
+# another of our modules, and the binary then crashes. When our sources changed since the last build here (a
+# pull, a checkout), our own modules are rebuilt whole; the dependencies stay built.
+stamp=".build/shelfscan-sources-$config"
+sources=$(git ls-files -s Sources Benchmarks Tests Package.swift 2>/dev/null | sha256sum | cut -c1-64)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" != "$sources" ]; then
+  find Sources Benchmarks Tests -name '*.swift' -exec touch {} +
+fi
 swift build -c "$config" --product shelfscan >&2
+mkdir -p .build && echo "$sources" > "$stamp"
