@@ -22,6 +22,32 @@ public struct SpinePiece: Sendable, Equatable {
     }
 }
 
+extension SpinePiece {
+    /// The pending Work a split or join files for one piece: shared by both stores so a reshape files the same
+    /// on each. It keeps the photo, reader and shelf place of `first` (the leftmost Work replaced), `offset`
+    /// places along the shelf from it.
+    public static func work(_ piece: SpinePiece, replacing first: Work, offset: Int, cropFile: String, date: Date) -> Work {
+        let title = piece.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        var w = Work(title: title.isEmpty ? Work.unreadTitle : String(title.prefix(Rules.titleMaxLength)),
+                     reviewStatus: .needsReview, dateCreated: date)
+        w.setAuthorNames(piece.authors.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }, at: date)
+        w.originalImagePath = first.originalImagePath
+        w.boundingBox = piece.boundingBox
+        w.primaryProvider = first.primaryProvider
+        if var spine = first.spine {
+            spine.position += offset
+            spine.polygon = piece.polygon
+            spine.rawText = piece.rawText
+            spine.readingConfidence = title.isEmpty ? nil : spine.readingConfidence
+            spine.readError = nil
+            spine.cropFile = cropFile
+            w.spine = spine
+        }
+        w.lastModified = date
+        return w
+    }
+}
+
 extension LibraryStore {
     /// Replaces pending Works by new pending ones drawn by the reviewer: a box that held two books becomes
     /// two, two boxes of one book become one. One transaction with its journal row, so undo removes the new
@@ -63,23 +89,7 @@ extension LibraryStore {
                 var after: [String: Int] = [:]
                 var created: [Work.ID] = []
                 for (i, (piece, crop)) in zip(pieces, names).enumerated() {
-                    let title = piece.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-                    var w = Work(title: title.isEmpty ? Work.unreadTitle : String(title.prefix(Rules.titleMaxLength)),
-                                 reviewStatus: .needsReview, dateCreated: date)
-                    w.setAuthorNames(piece.authors.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }, at: date)
-                    w.originalImagePath = first.originalImagePath
-                    w.boundingBox = piece.boundingBox
-                    w.primaryProvider = first.primaryProvider
-                    if var spine = first.spine {
-                        spine.position += i
-                        spine.polygon = piece.polygon
-                        spine.rawText = piece.rawText
-                        spine.readingConfidence = title.isEmpty ? nil : spine.readingConfidence
-                        spine.readError = nil
-                        spine.cropFile = crop
-                        w.spine = spine
-                    }
-                    w.lastModified = date
+                    let w = SpinePiece.work(piece, replacing: first, offset: i, cropFile: crop, date: date)
                     let saved = try WorkGraph.save(db, w, photoId: photoId, bump: false)
                     after[String(saved.id!)] = saved.revision
                     created.append(saved.id!)

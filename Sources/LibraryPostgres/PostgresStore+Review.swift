@@ -194,23 +194,8 @@ extension PostgresLibraryStore {
             var after: [String: Int] = [:]
             var created: [Work.ID] = []
             for (i, piece) in pieces.enumerated() {
-                let title = piece.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-                var w = Work(title: title.isEmpty ? Work.unreadTitle : String(title.prefix(Rules.titleMaxLength)),
-                             reviewStatus: .needsReview, dateCreated: date)
-                w.setAuthorNames(piece.authors.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }, at: date)
-                w.originalImagePath = first.originalImagePath
-                w.boundingBox = piece.boundingBox
-                w.primaryProvider = first.primaryProvider
-                if var spine = first.spine {
-                    spine.position += i
-                    spine.polygon = piece.polygon
-                    spine.rawText = piece.rawText
-                    spine.readingConfidence = title.isEmpty ? nil : spine.readingConfidence
-                    spine.readError = nil
-                    spine.cropFile = "edit-\(UUID().uuidString.prefix(12).lowercased()).jpg"
-                    w.spine = spine
-                }
-                w.lastModified = date
+                let w = SpinePiece.work(piece, replacing: first, offset: i,
+                                        cropFile: "edit-\(UUID().uuidString.prefix(12).lowercased()).jpg", date: date)
                 let saved = try saveWork(w, photoId: photoId, bump: false)
                 if w.spine != nil { try storeCrop(piece.cropJPEG, workID: saved.id!) }
                 after[String(saved.id!)] = saved.revision
