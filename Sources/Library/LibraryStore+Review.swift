@@ -104,27 +104,12 @@ extension LibraryStore {
             return (snapshots, after, resulting, summary)
     }
 
-    /// Puts a reviewed Work in the library: an owned copy (an edition, created if the spine gave none) or a
-    /// wishlist entry, unless it already has an entry. An existing entry keeps its reading status unless the
-    /// decision names one (`statusChange`); an owned copy is never moved to the wishlist.
+    /// Puts a reviewed Work in the library (`ReviewDefaults.accept`); the edition gets its ID in the same
+    /// save, and a new entry is linked to it there.
     private func accept(_ db: Database, _ work: Work, defaults: ReviewDefaults, statusChange: ReadingStatus?, date: Date) throws -> Work {
         var w = work
-        w.touch(at: date)
-        let needsEntry = w.libraryEntry == nil
-        if needsEntry && defaults.owned && w.editions.isEmpty { w.editions = [Edition(format: defaults.format, dateCreated: date)] }
-        if needsEntry {
-            // The edition gets its ID in the same save, and the entry is linked to it there.
-            var entry = defaults.owned ? UserLibraryEntry(readingStatus: .toRead, dateAdded: date) : .createWishlistEntry(at: date)
-            if defaults.owned && defaults.readingStatus != .toRead { entry.setStatus(defaults.readingStatus == .wishlist ? .toRead : defaults.readingStatus, at: date) }
-            w.libraryEntry = entry
-            return try WorkGraph.save(db, w, bump: true, ownFirstEdition: defaults.owned)
-        }
-        if let status = statusChange, var entry = w.libraryEntry, entry.readingStatus != status,
-           !(status == .wishlist && entry.isOwned) {
-            entry.setStatus(status, at: date)
-            w.libraryEntry = entry
-        }
-        return try WorkGraph.save(db, w, bump: true)
+        let ownFirstEdition = defaults.accept(&w, statusChange: statusChange, date: date)
+        return try WorkGraph.save(db, w, bump: true, ownFirstEdition: ownFirstEdition)
     }
 
     private func apply(_ edit: WorkEdit, to work: inout Work, date: Date) throws {

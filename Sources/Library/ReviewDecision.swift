@@ -145,3 +145,26 @@ public struct UndoReceipt: Sendable, Equatable {
 }
 
 import Foundation
+
+extension ReviewDefaults {
+    /// Makes `work` a reviewed library book, as both stores file one: an owned copy (an edition, created if the
+    /// spine gave none) or a wishlist entry, unless it already has an entry. An existing entry keeps its reading
+    /// status unless the decision names one (`statusChange`); an owned copy is never moved to the wishlist.
+    /// - Returns: whether a new owned entry was made, whose first edition the save must link to it.
+    public func accept(_ work: inout Work, statusChange: ReadingStatus?, date: Date) -> Bool {
+        work.touch(at: date)
+        guard work.libraryEntry == nil else {
+            if let status = statusChange, var entry = work.libraryEntry, entry.readingStatus != status,
+               !(status == .wishlist && entry.isOwned) {
+                entry.setStatus(status, at: date)
+                work.libraryEntry = entry
+            }
+            return false
+        }
+        if owned && work.editions.isEmpty { work.editions = [Edition(format: format, dateCreated: date)] }
+        var entry = owned ? UserLibraryEntry(readingStatus: .toRead, dateAdded: date) : .createWishlistEntry(at: date)
+        if owned && readingStatus != .toRead { entry.setStatus(readingStatus == .wishlist ? .toRead : readingStatus, at: date) }
+        work.libraryEntry = entry
+        return owned
+    }
+}

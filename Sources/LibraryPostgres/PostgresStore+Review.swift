@@ -113,25 +113,11 @@ extension PostgresLibraryStore {
         return (snapshots, after, resulting, summary)
     }
 
-    /// Puts a reviewed Work in the library: an owned copy (an edition, created if the spine gave none) or a
-    /// wishlist entry, unless it already has an entry, which keeps its reading status unless the decision names one.
+    /// Puts a reviewed Work in the library, by the rule both stores share (`ReviewDefaults.accept`).
     private func accept(_ work: Work, defaults: ReviewDefaults, statusChange: ReadingStatus?, date: Date) throws -> Work {
         var w = work
-        w.touch(at: date)
-        let needsEntry = w.libraryEntry == nil
-        if needsEntry && defaults.owned && w.editions.isEmpty { w.editions = [Edition(format: defaults.format, dateCreated: date)] }
-        if needsEntry {
-            var entry = defaults.owned ? UserLibraryEntry(readingStatus: .toRead, dateAdded: date) : .createWishlistEntry(at: date)
-            if defaults.owned && defaults.readingStatus != .toRead { entry.setStatus(defaults.readingStatus == .wishlist ? .toRead : defaults.readingStatus, at: date) }
-            w.libraryEntry = entry
-            return try saveWork(w, bump: true, ownFirstEdition: defaults.owned)
-        }
-        if let status = statusChange, var entry = w.libraryEntry, entry.readingStatus != status,
-           !(status == .wishlist && entry.isOwned) {
-            entry.setStatus(status, at: date)
-            w.libraryEntry = entry
-        }
-        return try saveWork(w, bump: true)
+        let ownFirstEdition = defaults.accept(&w, statusChange: statusChange, date: date)
+        return try saveWork(w, bump: true, ownFirstEdition: ownFirstEdition)
     }
 
     public func undoLast(session: String?, date: Date) throws -> UndoReceipt {

@@ -171,6 +171,28 @@ enum RowSpines {
         return ((max(0, sq / n - mean * mean)).squareRoot(), edges / n, chroma / n)
     }
 
+    /// Prefix sums, from row `y0` down `count` rows, of how strong a vertical edge runs along both side lines
+    /// (the stronger of three pixels across each, averaged over the two sides): a top or a foot is where that
+    /// support starts or ends, and window means over the sums are one subtraction each.
+    static func sideEvidence(_ m: EdgeMaps, from y0: Int, count n: Int, left: Line, right: Line, yc: Double) -> [Double] {
+        var prefix = [Double](repeating: 0, count: n + 1)
+        m.vertical.withUnsafeBufferPointer { V in
+            let w = m.width
+            for i in 0..<n {
+                let y = y0 + i
+                var s = 0.0
+                for line in [left, right] {
+                    let x = Int(line.at(Double(y), yc).rounded())
+                    var v: Float = 0
+                    for dx in -1...1 where x + dx >= 0 && x + dx < w { v = max(v, V[y * w + x + dx]) }
+                    s += Double(v)
+                }
+                prefix[i + 1] = prefix[i] + s / 2
+            }
+        }
+        return prefix
+    }
+
     /// Coverage of near-horizontal edges along each pixel row between two boundary lines.
     static func horizontalCoverage(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double) -> [Double] {
         let w = m.width
@@ -211,23 +233,7 @@ enum RowSpines {
         // Continuity: a book's sides carry edges from its top down to the board, the background above it
         // does not (or not in line with them). The top is where a horizontal edge meets the start of both
         // side edges.
-        var side = [Double](repeating: 0, count: n)
-        m.vertical.withUnsafeBufferPointer { V in
-            let w = m.width
-            for i in 0..<n {
-                let y = band.top + i
-                var s = 0.0
-                for line in [left, right] {
-                    let x = Int(line.at(Double(y), yc).rounded())
-                    var v: Float = 0
-                    for dx in -1...1 where x + dx >= 0 && x + dx < w { v = max(v, V[y * w + x + dx]) }
-                    s += Double(v)
-                }
-                side[i] = s / 2
-            }
-        }
-        var prefix = [Double](repeating: 0, count: n + 1)
-        for i in 0..<n { prefix[i + 1] = prefix[i] + side[i] }
+        let prefix = sideEvidence(m, from: band.top, count: n, left: left, right: right, yc: yc)
         let win = max(3, n / 10)
         let colour = p.topColourWeight.map { $0 > 0 ? rowColours(m, band, left: left, right: right, yc: yc) : nil } ?? nil
         var best = -Double.infinity, bestI = -1
@@ -284,23 +290,7 @@ enum RowSpines {
         let span = RowFinder.Band(top: lo, bottom: hi)
         let cov = horizontalCoverage(m, span, left: left, right: right, yc: yc)
         let n = cov.count
-        var side = [Double](repeating: 0, count: n)
-        m.vertical.withUnsafeBufferPointer { V in
-            let w = m.width
-            for i in 0..<n {
-                let y = lo + i
-                var s = 0.0
-                for line in [left, right] {
-                    let x = Int(line.at(Double(y), yc).rounded())
-                    var v: Float = 0
-                    for dx in -1...1 where x + dx >= 0 && x + dx < w { v = max(v, V[y * w + x + dx]) }
-                    s += Double(v)
-                }
-                side[i] = s / 2
-            }
-        }
-        var prefix = [Double](repeating: 0, count: n + 1)
-        for i in 0..<n { prefix[i + 1] = prefix[i] + side[i] }
+        let prefix = sideEvidence(m, from: lo, count: n, left: left, right: right, yc: yc)
         let win = max(3, rowH / 10)
         // The band's own bottom wins ties: it moves only for clear evidence.
         let home = band.bottom + 1 - lo
