@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "UserDirectories"),
         .target(name: "PPOCR", dependencies: ["OnnxRuntime", "ShelfImage", "ShelfModels", "UserDirectories"]),
         .target(name: "SpineDetection", dependencies: ["ShelfImage", "ShelfModels"]),
+        // PP-OCR's text detector over the whole photo, turned into the spine detector's text evidence.
+        .target(name: "TextCue", dependencies: ["OnnxRuntime", "PPOCR", "ShelfImage", "SpineDetection"]),
         .target(
             name: "SpineReading",
             dependencies: ["ShelfImage", "ShelfModels", "BookModel", "CTesseract", "OnnxRuntime", "PPOCR", "UserDirectories", .product(name: "Crypto", package: "swift-crypto")]
@@ -70,7 +72,7 @@ let package = Package(
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres", "Enrichment",
+                "ShelfImage", "SpineDetection", "TextCue", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres", "Enrichment",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -98,7 +100,7 @@ let package = Package(
 
         // MARK: Benchmarks and evaluations (run with `swift run -c release NAME`)
         .executableTarget(name: "bench-image", dependencies: ["ShelfImage"], path: "Benchmarks/bench-image"),
-        .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection", "ShelfModels"], path: "Benchmarks/eval-detection"),
+        .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection", "ShelfModels", "TextCue"], path: "Benchmarks/eval-detection"),
         .executableTarget(name: "bench-reading", dependencies: ["ShelfImage", "SpineReading", "ShelfScanTestSupport"], path: "Benchmarks/bench-reading"),
         .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "PPOCR", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog"], path: "Benchmarks/eval-catalog"),
@@ -118,6 +120,7 @@ let package = Package(
         .testTarget(name: "SpineDetectionTests", dependencies: ["SpineDetection", "ShelfScanTestSupport"]),
         .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime"]),
         .testTarget(name: "PPOCRTests", dependencies: ["PPOCR", "OnnxRuntime", "ShelfImage", "ShelfScanTestSupport"]),
+        .testTarget(name: "TextCueTests", dependencies: ["TextCue", "SpineDetection", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
         .testTarget(name: "UserDirectoriesTests", dependencies: ["UserDirectories"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),

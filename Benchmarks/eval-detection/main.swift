@@ -5,10 +5,11 @@
 //   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
 //                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
-//                             [--dump-boxes FILE.csv]
+//                             [--dump-boxes FILE.csv] [--no-text]
 import Foundation
 import ShelfImage
 import SpineDetection
+import TextCue
 
 /// `lying[i]`: the ground truth marks spine i as a book lying flat in a stack (samples/ carry the flag).
 struct Truth { var polygons: [([Point], Bool)]; var lying: [Bool]; var imagePath: String }
@@ -64,7 +65,7 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     for (name, t) in items {
         guard let decoded = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
         let (img, t) = variation.apply(decoded, t)
-        let (r, cues) = detector.detectWithCues(img)
+        let (r, cues) = detector.detectWithCues(img, text: textCue?.evidence(img))
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
         if let boxDump { boxDump.write(boxRows(title, name, r, cues, t)) }
         total = total + s
@@ -289,6 +290,9 @@ if let file = argument("--params") {
 if boxDump != nil { params.confidenceModel = nil; params.minCalibratedConfidence = nil }
 let detector = SpineDetector(parameters: params)
 print("detector parameters: \(detector.parameters.version)")
+// The text cue, as `scan` runs it: PP-OCR's detector from the model cache (`--no-text` measures without it).
+let textCue: TextCue? = CommandLine.arguments.contains("--no-text") ? nil : TextCue.fromModelCache()
+print("text cue: \(textCue == nil ? "off" : "PP-OCR text detector")")
 
 /// Every `*.json` ground truth in `jsonDir` whose photo is found, named by its file stem, sorted.
 func truths(in jsonDir: String, imageDir: String) -> [(String, Truth)] {
@@ -344,7 +348,7 @@ if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { prin
         for _ in 0..<runs {
             let t0 = DispatchTime.now().uptimeNanoseconds
             if let img = try? decodeReduced(path) {
-                _ = detector.detect(img)
+                _ = detector.detect(img, text: textCue?.evidence(img))
             }
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         }
@@ -354,7 +358,7 @@ if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { prin
         guard let i = try? ImageDecoder.info(fileAt: p) else { return nil }
         return String(format: "%.1f MP", Double(i.width * i.height) / 1e6)
     }).sorted().joined(separator: ", ")
-    print(String(format: "timing: median decode(scan path, 1280 px)+detect %.1f ms per photo (%d photos x %d runs, %@, one thread)",
+    print(String(format: "timing: median decode(scan path, 1280 px)+text cue+detect %.1f ms per photo (%d photos x %d runs, %@, one thread)",
                  times[times.count / 2], timed.count, runs, sizes))
 }
 

@@ -8,6 +8,13 @@ public struct DetectedLine: Sendable, Equatable {
     public var score: Double
 }
 
+/// DB's per-pixel text probability, 0...1, row-major; `width` x `height` spans the whole input image.
+public struct TextProbabilityMap: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var values: [Float]
+}
+
 /// PP-OCR's DB text detector: a per-pixel text probability map, thresholded into regions, each region
 /// fitted with a rotated rectangle and grown back by the margin DB training shrinks text regions by.
 ///
@@ -38,15 +45,26 @@ public struct TextDetector: Sendable {
 
     /// Text lines in `image`, best first by score.
     public func detect(_ image: RGBImage) throws(OnnxRuntimeError) -> [DetectedLine] {
-        guard image.width >= 4, image.height >= 4 else { return [] }
+        try detectWithMap(image).lines
+    }
+
+    /// Text lines in `image`, and the per-pixel text probability they were found in (at the network's
+    /// input size, which spans the whole image): the spine detector weighs print inside a box by it.
+    public func detectWithMap(_ image: RGBImage) throws(OnnxRuntimeError) -> (lines: [DetectedLine], map: TextProbabilityMap?) {
+        guard image.width >= 4, image.height >= 4 else { return ([], nil) }
         let (w, h) = inputSize(width: image.width, height: image.height)
         let resized = image.resized(width: w, height: h)
         let output = try session.run(Tensor(shape: [1, 3, h, w], values: Self.normalized(resized)))
         guard output.shape.count == 4, output.shape[2] == h, output.shape[3] == w else {
             throw .badInput("text detector answered with shape \(output.shape) for input \(h)x\(w)")
         }
+        let lines = scaledBack(postprocess(output.values, width: w, height: h), width: w, height: h, to: image)
+        return (lines, TextProbabilityMap(width: w, height: h, values: output.values))
+    }
+
+    private func scaledBack(_ found: [DetectedLine], width w: Int, height h: Int, to image: RGBImage) -> [DetectedLine] {
         let sx = Double(image.width) / Double(w), sy = Double(image.height) / Double(h)
-        return postprocess(output.values, width: w, height: h).compactMap { line in
+        return found.compactMap { line in
             var r = line.rect
             // Back to the input image's pixels; the scale may differ per axis (sides rounded to 32).
             let ux = r.axis.x * sx, uy = r.axis.y * sy

@@ -3,6 +3,7 @@ import Foundation
 import Library
 import SpineDetection
 import SpineReading
+import TextCue
 
 /// Which reader a scan uses, as the user chose it.
 public enum ReaderChoice: Sendable, Equatable {
@@ -59,8 +60,13 @@ extension PhotoScanner {
             return CatalogIndex(loaded)
         }
         let library = try libraryPath.map { try LibraryOpener.open($0, environment: environment) }
+        // The text cue uses PP-OCR's detector model whichever reader reads the spines; a machine without the
+        // model cache detects without it.
+        var modelsDirectory: URL?
+        if case .ppocr(let directory?) = choice { modelsDirectory = URL(fileURLWithPath: directory, isDirectory: true) }
         return PhotoScanner(
-            configuration: configuration, detector: SpineDetector(), reader: reader, catalog: catalog, library: library)
+            configuration: configuration, detector: SpineDetector(), reader: reader,
+            textCue: TextCue.fromModelCache(modelsDirectory, environment: environment), catalog: catalog, library: library)
     }
 }
 

@@ -5,6 +5,7 @@ import Library
 import ShelfImage
 import SpineDetection
 import SpineReading
+import TextCue
 
 /// The product's main job for one photo: decode, detect, crop, read, match, file.
 ///
@@ -13,6 +14,8 @@ import SpineReading
 public struct PhotoScanner: Sendable {
     public var configuration: ScanConfiguration
     public var detector: SpineDetector
+    /// PP-OCR's text detector over the whole photo, a cue for the spine detector; nil detects without it.
+    public var textCue: TextCue?
     public var reader: (any SpineReader)?
     public var catalog: CatalogIndex?
     public var library: (any LibraryStoring)?
@@ -23,12 +26,14 @@ public struct PhotoScanner: Sendable {
         configuration: ScanConfiguration = .init(),
         detector: SpineDetector = SpineDetector(),
         reader: (any SpineReader)? = nil,
+        textCue: TextCue? = nil,
         catalog: CatalogIndex? = nil,
         library: (any LibraryStoring)? = nil
     ) {
         self.configuration = configuration
         self.detector = detector
         self.reader = reader
+        self.textCue = textCue
         self.catalog = catalog
         self.library = library
     }
@@ -107,7 +112,7 @@ public struct PhotoScanner: Sendable {
         if wantsCrops, info.format == .png || info.format == .heif { full = try ImageDecoder.decode(bytes, options: fullOptions) }
         let reduced = try full?.downscaled(maxSide: configuration.detectionMaxSide)
             ?? DetectionInput.decode(bytes, info: info, maxSide: configuration.detectionMaxSide, maxPixels: configuration.maxPixels)
-        let detection = detector.detect(reduced)
+        let detection = detector.detect(reduced, text: textCue?.evidence(reduced))
         let kept = detection.spines.filter { $0.confidence >= configuration.minConfidence }
 
         let overlayPath = configuration.overlayFile

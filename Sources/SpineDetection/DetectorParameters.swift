@@ -130,6 +130,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
-        confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000],
+        confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
         minCalibratedConfidence: 0.3, topColourWeight: 0.6)
 }

@@ -10,7 +10,8 @@ public struct SpineDetector: Sendable {
 
     public init(parameters: DetectorParameters = .bundled) { self.parameters = parameters }
 
-    public func detect(_ image: RGBImage) -> DetectionResult { detectWithCues(image).result }
+    /// `text`: where a text detector found print on the same photo, when one ran (see `TextEvidence`).
+    public func detect(_ image: RGBImage, text: TextEvidence? = nil) -> DetectionResult { detectWithCues(image, text: text).result }
 
     /// The cues a spine's confidence is calibrated on, in `confidenceCueNames` order: the two boundaries'
     /// raw strength, the row's support, how far log(width / row height) falls below and rises above the
@@ -18,14 +19,15 @@ public struct SpineDetector: Sendable {
     /// failure), the spine's height over the row's, whether it lies flat, and the edge density inside it
     /// (print; a cabinet side or a wall is plain), whether it is the outermost box at either end of its
     /// row (where cabinet sides, posts, hinges and the wall beyond the last book are met), its saturation
-    /// and its spread of brightness (a cover is printed in colour; panels and walls are grey or flat).
+    /// and its spread of brightness (a cover is printed in colour; panels and walls are grey or flat), and
+    /// the share of it a text detector called print (0 when no text evidence was given).
     /// scripts/fit-confidence.py fits `confidenceModel` on them.
     public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying", "texture",
-                                            "rowEnd", "chroma", "lumaSpread"]
+                                            "rowEnd", "chroma", "lumaSpread", "printed"]
 
     /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
     /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.
-    public func detectWithCues(_ image: RGBImage) -> (result: DetectionResult, cues: [[Double]]) {
+    public func detectWithCues(_ image: RGBImage, text: TextEvidence? = nil) -> (result: DetectionResult, cues: [[Double]]) {
         let p = parameters
         guard image.width >= 8, image.height >= 8 else { return (DetectionResult(rows: [], spines: []), []) }
         let (maps, deskew) = workingMaps(image)
@@ -50,6 +52,7 @@ public struct SpineDetector: Sendable {
                 let q = Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
                              bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft))
                 let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1)
+                    + [text?.printedFraction(inside: q) ?? 0]
                 let confidence = p.confidenceModel.map { Self.calibrated(c, $0) } ?? s.confidence
                 if let floor = p.minCalibratedConfidence, confidence < floor { continue }
                 cues.append(c)

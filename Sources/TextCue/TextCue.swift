@@ -1,0 +1,51 @@
+import Foundation
+import OnnxRuntime
+import PPOCR
+import ShelfImage
+import SpineDetection
+
+/// PP-OCR's text detector run once over the whole (reduced) photo, as evidence for the spine detector:
+/// where there is print, and which way its lines run.
+///
+/// It uses the same pinned detector model as the reader, so any machine that can read spines offline
+/// has it; without the model cache (`scripts/setup.sh` not run) detection goes on without the cue.
+public final class TextCue: Sendable {
+    let detector: TextDetector
+
+    /// `longSide`: the network's input size. The spine detector works at 640 px, and at that size the
+    /// detector still finds the titles of 1%-wide spines while costing tens of milliseconds on one core.
+    public init(models: PPOCRModels, longSide: Int = 640) throws(OnnxRuntimeError) {
+        let runtime = try OnnxRuntime.load(libraryPath: models.runtimeLibrary)
+        var options = TextDetector.Options()
+        options.maxSide = longSide
+        options.minShortSide = 0
+        detector = TextDetector(session: try OnnxSession(runtime: runtime, modelPath: models.detector), options: options)
+    }
+
+    /// From the default model cache (`SHELFSCAN_MODELS_DIR`, else the user's cache directory), or nil
+    /// when its files are not there.
+    public static func fromModelCache(_ directory: URL? = nil,
+                                      environment: [String: String] = ProcessInfo.processInfo.environment,
+                                      longSide: Int = 640) -> TextCue? {
+        let dir = directory ?? PPOCRModels.defaultDirectory(environment: environment)
+        guard let models = try? PPOCRModels.inDirectory(dir),
+              FileManager.default.fileExists(atPath: models.detector),
+              FileManager.default.fileExists(atPath: models.runtimeLibrary) else { return nil }
+        return try? TextCue(models: models, longSide: longSide)
+    }
+
+    /// The evidence for `image` (the upright photo at any size), or nil when inference failed: a bad
+    /// run costs the cue, never the scan.
+    public func evidence(_ image: RGBImage) -> TextEvidence? {
+        guard let (lines, map) = try? detector.detectWithMap(image), let map else { return nil }
+        let w = Double(image.width), h = Double(image.height)
+        func norm(_ p: Point) -> Point { Point(x: p.x / w, y: p.y / h) }
+        let normalized = lines.map { line in
+            let q = line.rect.quad
+            return TextLine(quad: Quad(topLeft: norm(q.topLeft), topRight: norm(q.topRight),
+                                       bottomRight: norm(q.bottomRight), bottomLeft: norm(q.bottomLeft)),
+                            score: line.score)
+        }
+        return TextEvidence(width: map.width, height: map.height, probability: map.values, lines: normalized)
+    }
+}
