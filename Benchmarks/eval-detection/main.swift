@@ -6,6 +6,7 @@
 //                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
 //                             [--dump-boxes FILE.csv] [--no-text]
+//                             [--synthetic-hard DIR (made by scripts/make-hard-shelves.py)]
 import Foundation
 import ShelfImage
 import SpineDetection
@@ -305,6 +306,15 @@ func truths(in jsonDir: String, imageDir: String) -> [(String, Truth)] {
 let samples = truths(in: samplesDir, imageDir: samplesDir)
 if samples.isEmpty { print("note: no samples with ground truth in \(samplesDir)/, skipped") } else {
     _ = evaluate("samples", samples, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
+}
+
+// Hard synthetic shelves from a generator written apart from samples/ (scripts/make-hard-shelves.py --out DIR):
+// cabinets, walls, floors, clutter, leaning books and stacks. Only measured, never fitted to.
+if let hardDir = argument("--synthetic-hard") {
+    let hard = truths(in: hardDir, imageDir: hardDir)
+    if hard.isEmpty { print("note: no hard shelves with ground truth in \(hardDir)/, skipped") } else {
+        _ = evaluate("synthetic hard", hard, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
+    }
 }
 
 let real = truths(in: (datasetDir as NSString).appendingPathComponent("spine_boxes"), imageDir: datasetDir)
