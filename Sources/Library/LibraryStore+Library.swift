@@ -24,26 +24,36 @@ public struct LibraryStats: Sendable, Equatable, Codable {
     }
 }
 
+extension LibraryStats {
+    /// Both engines count with the same SQL, so `library stats` means the same on SQLite and PostgreSQL.
+    public static let byReadingStatusSQL = "SELECT readingStatus, COUNT(*) FROM libraryEntry GROUP BY readingStatus"
+
+    /// `count` runs one `SELECT COUNT(*)` on the store's engine.
+    public init(counting count: (String) throws -> Int, byReadingStatus: [String: Int]) rethrows {
+        self.init(
+            works: try count("SELECT COUNT(*) FROM work"),
+            pending: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'"),
+            verified: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'verified'"),
+            userEdited: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'userEdited'"),
+            authors: try count("SELECT COUNT(*) FROM author"),
+            editions: try count("SELECT COUNT(*) FROM edition"),
+            photos: try count("SELECT COUNT(*) FROM photo"),
+            owned: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NOT NULL"),
+            wishlist: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NULL AND readingStatus = 'wishlist'"),
+            byReadingStatus: byReadingStatus,
+            decisions: try count("SELECT COUNT(*) FROM journal WHERE undoneAt IS NULL"))
+    }
+}
+
 extension LibraryStore {
     public func stats() throws -> LibraryStats {
         try read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             var byStatus: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT readingStatus, COUNT(*) AS n FROM libraryEntry GROUP BY readingStatus") {
-                byStatus[row["readingStatus"]] = row["n"]
+            for row in try Row.fetchAll(db, sql: LibraryStats.byReadingStatusSQL) {
+                byStatus[row[0]] = row[1]
             }
-            return LibraryStats(
-                works: try count("SELECT COUNT(*) FROM work"),
-                pending: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'"),
-                verified: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'verified'"),
-                userEdited: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'userEdited'"),
-                authors: try count("SELECT COUNT(*) FROM author"),
-                editions: try count("SELECT COUNT(*) FROM edition"),
-                photos: try count("SELECT COUNT(*) FROM photo"),
-                owned: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NOT NULL"),
-                wishlist: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NULL AND readingStatus = 'wishlist'"),
-                byReadingStatus: byStatus,
-                decisions: try count("SELECT COUNT(*) FROM journal WHERE undoneAt IS NULL"))
+            return try LibraryStats(counting: count, byReadingStatus: byStatus)
         }
     }
 

@@ -518,22 +518,11 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         try read {
             func count(_ sql: String) throws -> Int { Int(try scalar(PostgresQuery(unsafeSQL: sql), as: Int64.self) ?? 0) }
             var byStatus: [String: Int] = [:]
-            for row in try query("SELECT readingStatus, COUNT(*) FROM libraryEntry GROUP BY readingStatus") {
+            for row in try query(PostgresQuery(unsafeSQL: LibraryStats.byReadingStatusSQL)) {
                 let (s, n) = try row.decode((String, Int64).self)
                 byStatus[s] = Int(n)
             }
-            return LibraryStats(
-                works: try count("SELECT COUNT(*) FROM work"),
-                pending: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'"),
-                verified: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'verified'"),
-                userEdited: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'userEdited'"),
-                authors: try count("SELECT COUNT(*) FROM author"),
-                editions: try count("SELECT COUNT(*) FROM edition"),
-                photos: try count("SELECT COUNT(*) FROM photo"),
-                owned: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NOT NULL"),
-                wishlist: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NULL AND readingStatus = 'wishlist'"),
-                byReadingStatus: byStatus,
-                decisions: try count("SELECT COUNT(*) FROM journal WHERE undoneAt IS NULL"))
+            return try LibraryStats(counting: count, byReadingStatus: byStatus)
         }
     }
 
