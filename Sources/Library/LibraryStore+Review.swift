@@ -68,7 +68,7 @@ extension LibraryStore {
                 summary = "verified “\(work.title)”"
 
             case let .edit(edit):
-                try apply(edit, to: &work, date: date)
+                try edit.apply(to: &work, date: date)
                 work.reviewStatus = .userEdited
                 let issues = work.validationIssues(forVerification: true)
                 if !issues.isEmpty { throw LibraryError.invalid(decision.workID, ValidationError(issues)) }
@@ -110,10 +110,6 @@ extension LibraryStore {
         var w = work
         let ownFirstEdition = defaults.accept(&w, statusChange: statusChange, date: date)
         return try WorkGraph.save(db, w, bump: true, ownFirstEdition: ownFirstEdition)
-    }
-
-    private func apply(_ edit: WorkEdit, to work: inout Work, date: Date) throws {
-        try edit.apply(to: &work, date: date)
     }
 
     /// Undoes the latest decision not yet undone (of `session`, or of anyone), putting every Work it touched
