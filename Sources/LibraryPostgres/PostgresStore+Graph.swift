@@ -98,11 +98,12 @@ extension PostgresLibraryStore {
         return try withRelations([WorkRows.work(Self.values(row, t)).work]).first
     }
 
-    /// Every Work matching `condition` (SQL after WHERE, or nothing for all), in ID order.
-    func loadWorks(where condition: String = "") throws -> [Work] {
+    /// Every Work matching `condition` (SQL after WHERE with `$1`... for `arguments`, or nothing for all), in
+    /// `order` (SQL after ORDER BY).
+    func loadWorks(where condition: String = "", binding arguments: [Any] = [], orderBy order: String = "id") throws -> [Work] {
         let t = Self.table("work")
-        let bare = try rows("SELECT \(Self.columns(t)) FROM work \(condition.isEmpty ? "" : "WHERE " + condition) ORDER BY id")
-            .map { try WorkRows.work(Self.values($0, t)).work }
+        let sql = "SELECT \(Self.columns(t)) FROM work \(condition.isEmpty ? "" : "WHERE " + condition) ORDER BY \(order)"
+        let bare = try query(PostgresQuery(unsafeSQL: sql, binds: Self.binds(arguments))).map { try WorkRows.work(Self.values($0, t)).work }
         return try withRelations(bare)
     }
 

@@ -442,17 +442,14 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
 
     public func pendingWorks(photoContentHash: String, row: Int?) throws -> [Work] {
         try read {
-            try query("""
-                SELECT id FROM work WHERE photoContentHash = \(photoContentHash) AND reviewStatus = 'needsReview'
-                  AND (\(row)::bigint IS NULL OR spineRow = \(row)) ORDER BY spineRow, spinePosition, id
-                """).map { try $0.decode(Int64.self) }.compactMap { try loadWork($0) }
+            try loadWorks(where: "photoContentHash = $1 AND reviewStatus = 'needsReview'" + (row == nil ? "" : " AND spineRow = $2"),
+                          binding: [photoContentHash] + (row.map { [$0] } ?? []), orderBy: "spineRow, spinePosition, id")
         }
     }
 
     public func works(photoContentHash: String) throws -> [Work] {
         try read {
-            try query("SELECT id FROM work WHERE photoContentHash = \(photoContentHash) ORDER BY spineRow, spinePosition, id")
-                .map { try $0.decode(Int64.self) }.compactMap { try loadWork($0) }
+            try loadWorks(where: "photoContentHash = $1", binding: [photoContentHash], orderBy: "spineRow, spinePosition, id")
         }
     }
 
