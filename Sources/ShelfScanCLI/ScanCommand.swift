@@ -118,6 +118,10 @@ struct ScanCommand: AsyncParsableCommand {
         do {
             var scanner = try makeScanner(configuration)
             scanner.enricher = try enrichment.makeEnricher(notify: EnrichOptions.stderrNotice)
+            if scanner.textCue == nil && !output.quiet {
+                // Detection still runs, but finds more boxes on walls and cabinet sides without it: say so once.
+                EnrichOptions.stderrNotice("Finding spines without the text cue: the PP-OCR models are not in the model cache (scripts/setup.sh fetches them).")
+            }
             let source = PhotoSource(paths: paths, excluding: scanner.library.map(Self.libraryFiles) ?? [])
             let display = ProgressDisplay(mode: ProgressDisplay.mode(json: json, quiet: output.quiet))
             let printer = ResultPrinter(json: json, readerName: reader.rawValue)
