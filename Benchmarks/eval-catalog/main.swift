@@ -15,6 +15,7 @@
 import BookModel
 import Catalog
 import Foundation
+import ShelfScanTestSupport
 
 var datasetDir = "../shared/datasets/library-dataset"
 var fit = false
@@ -72,25 +73,8 @@ if !explainQueries.isEmpty {
 }
 
 // MARK: Annotated rows
-struct Row { var image: String; var ocr: String; var title: String; var isbn: String; var train: Bool }
-let annotationBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: annotationsPath)))
-let parsed = CSVReader().parse(annotationBytes).records
-let header = parsed[0].fields
-func col(_ name: String) -> Int { header.firstIndex(of: name)! }
-let (cImage, cOCR, cTitle, cISBN, cNotBook, cNotInDB) =
-    (col("image_name"), col("ocr"), col("title"), col("isbn"), col("not_book"), col("not_in_db"))
-/// FNV-1a, so the split is the same on every machine and run.
-func fnv(_ s: String) -> UInt64 {
-    var h: UInt64 = 0xcbf29ce484222325
-    for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-    return h
-}
-let rows: [Row] = parsed.dropFirst().compactMap { r in
-    let f = r.fields
-    guard f.count == header.count, f[cNotBook] == "False", f[cNotInDB] == "False" else { return nil }
-    return Row(image: f[cImage], ocr: f[cOCR], title: f[cTitle], isbn: f[cISBN].trimmingCharacters(in: .whitespaces),
-               train: fnv(f[cImage]) % 2 == 0)
-}
+typealias Row = AnnotatedSpine
+let rows = try AnnotatedSpine.load(csvAt: annotationsPath)
 
 func isHit(_ m: CatalogMatch, _ row: Row) -> Bool {
     if !row.isbn.isEmpty { return m.entry.isbn.trimmingCharacters(in: .whitespaces) == row.isbn }

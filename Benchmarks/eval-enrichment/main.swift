@@ -65,22 +65,8 @@ let server = try FakeBookProviders(books: books)
 defer { server.stop() }
 
 // MARK: Annotated rows (as eval-catalog)
-struct Row { var ocr: String; var title: String; var isbn: String; var train: Bool }
-let parsed = CSVReader().parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: annotationsPath)))).records
-let header = parsed[0].fields
-func col(_ name: String) -> Int { header.firstIndex(of: name)! }
-let (cImage, cOCR, cTitle, cISBN, cNotBook, cNotInDB) =
-    (col("image_name"), col("ocr"), col("title"), col("isbn"), col("not_book"), col("not_in_db"))
-func fnv(_ s: String) -> UInt64 {
-    var h: UInt64 = 0xcbf29ce484222325
-    for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-    return h
-}
-let rows: [Row] = Array(parsed.dropFirst().compactMap { r -> Row? in
-    let f = r.fields
-    guard f.count == header.count, f[cNotBook] == "False", f[cNotInDB] == "False" else { return nil }
-    return Row(ocr: f[cOCR], title: f[cTitle], isbn: f[cISBN].trimmingCharacters(in: .whitespaces), train: fnv(f[cImage]) % 2 == 0)
-}.prefix(maxRows))
+typealias Row = AnnotatedSpine
+let rows = Array(try AnnotatedSpine.load(csvAt: annotationsPath).prefix(maxRows))
 
 func isHit(title: String, isbns: [String], _ row: Row) -> Bool {
     if !row.isbn.isEmpty { return isbns.contains(row.isbn) }
