@@ -36,7 +36,7 @@ public struct SpineDetector: Sendable {
         var spines: [DetectedSpine] = []
         var cues: [[Double]] = []
         var ceiling = 0
-        var bands: [RowFinder.Band] = [], standing: [Quad] = []
+        var bands: [RowFinder.Band] = [], standing: [(quad: Quad, lying: Bool)] = []
         for band in RowFinder.rows(maps, p) {
             bands.append(band)
             defer { ceiling = band.bottom + 1 }
@@ -58,7 +58,7 @@ public struct SpineDetector: Sendable {
                 let confidence = p.confidenceModel.map { Self.calibrated(c, $0) } ?? s.confidence
                 if let floor = p.minCalibratedConfidence, confidence < floor { continue }
                 cues.append(c)
-                standing.append(s.quad)
+                standing.append((s.quad, s.lying))
                 spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: confidence, lying: s.lying))
             }
         }
