@@ -99,10 +99,16 @@ enum LyingBooks {
             }
             let y = f.quad.points.map(\.y).reduce(0, +) / 4
             let row = bands.indices.min { distance(y, bands[$0]) < distance(y, bands[$1]) } ?? 0
+            // A book lying down is no shorter than a third of its row's height, as the row finder's stacks
+            // hold (`RowSpines.lyingStack`): a shorter box is a piece of one, or a sticker's print.
+            let q = f.seen
+            let longSide = max(hypot(q.topRight.x - q.topLeft.x, q.topRight.y - q.topLeft.y),
+                               hypot(q.bottomLeft.x - q.topLeft.x, q.bottomLeft.y - q.topLeft.y))
+            if bands.indices.contains(row), longSide < 0.3 * Double(bands[row].bottom - bands[row].top + 1) { continue }
             let position = (existing + out).filter { $0.row == row }.count
-            let q = f.quad
-            out.append(DetectedSpine(quad: Quad(topLeft: photoPoint(q.topLeft, m, deskew), topRight: photoPoint(q.topRight, m, deskew),
-                                                bottomRight: photoPoint(q.bottomRight, m, deskew), bottomLeft: photoPoint(q.bottomLeft, m, deskew)),
+            let u = f.quad
+            out.append(DetectedSpine(quad: Quad(topLeft: photoPoint(u.topLeft, m, deskew), topRight: photoPoint(u.topRight, m, deskew),
+                                                bottomRight: photoPoint(u.bottomRight, m, deskew), bottomLeft: photoPoint(u.bottomLeft, m, deskew)),
                                      row: row, position: position, confidence: f.confidence, lying: true))
         }
         return out
