@@ -174,6 +174,18 @@ enum LyingBooks {
         return resting / length
     }
 
+    /// Every turn of the polygon goes the same way.
+    static func convex(_ q: [Point]) -> Bool {
+        var sign = 0.0
+        for i in q.indices {
+            let a = q[i], b = q[(i + 1) % q.count], c = q[(i + 2) % q.count]
+            let z = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+            if z == 0 { continue }
+            if sign == 0 { sign = z } else if (z > 0) != (sign > 0) { return false }
+        }
+        return sign != 0
+    }
+
     /// The share of `a` inside `b`.
     static func covered(_ a: Quad, by b: Quad) -> Double {
         let aa = PolygonIoU.area(a.points)
@@ -321,6 +333,8 @@ enum LyingBooks {
         var out: [Found] = []
         for (top, bottom) in bands {
             let tl = corner(top, l), tr = corner(top, r), br = corner(bottom, r), bl = corner(bottom, l)
+            // Sides tilted against each other can cross inside the span: a twisted outline is no book.
+            guard convex([tl, tr, br, bl]) else { continue }
             let outline = (top.score + bottom.score + l.score + r.score) / 4
             let normalized = Quad(topLeft: photoPoint(tl, m, deskew), topRight: photoPoint(tr, m, deskew),
                                   bottomRight: photoPoint(br, m, deskew), bottomLeft: photoPoint(bl, m, deskew))

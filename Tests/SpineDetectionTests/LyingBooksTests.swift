@@ -25,27 +25,29 @@ private struct CoverOnBoard {
         }
     }
 
-    /// Text evidence for `lines` (pixel quads): a 160 x 120 probability grid lit where they are.
-    func evidence(_ lines: [Quad]) -> TextEvidence {
-        let w = 160, h = 120
-        let sx = Double(shelf.image.width), sy = Double(shelf.image.height)
-        var probability = [Float](repeating: 0, count: w * h)
-        var normalizedLines: [TextLine] = []
-        for q in lines {
-            let n = Quad(topLeft: Point(x: q.topLeft.x / sx, y: q.topLeft.y / sy), topRight: Point(x: q.topRight.x / sx, y: q.topRight.y / sy),
-                         bottomRight: Point(x: q.bottomRight.x / sx, y: q.bottomRight.y / sy),
-                         bottomLeft: Point(x: q.bottomLeft.x / sx, y: q.bottomLeft.y / sy))
-            normalizedLines.append(TextLine(quad: n, score: 0.9))
-            for y in 0..<h { for x in 0..<w where TextEvidence.contains(n.points, Point(x: (Double(x) + 0.5) / Double(w), y: (Double(y) + 0.5) / Double(h))) {
-                probability[y * w + x] = 0.9
-            } }
-        }
-        return TextEvidence(width: w, height: h, probability: probability, lines: normalizedLines)
-    }
+    func evidence(_ lines: [Quad]) -> TextEvidence { textEvidence(lines, on: shelf.image) }
 
     func normalizedCover() -> [Point] {
         cover.points.map { Point(x: $0.x / Double(shelf.image.width), y: $0.y / Double(shelf.image.height)) }
     }
+}
+
+/// Text evidence for `lines` (pixel quads of `image`): a 160 x 120 probability grid lit where they are.
+private func textEvidence(_ lines: [Quad], on image: RGBImage) -> TextEvidence {
+    let w = 160, h = 120
+    let sx = Double(image.width), sy = Double(image.height)
+    var probability = [Float](repeating: 0, count: w * h)
+    var normalizedLines: [TextLine] = []
+    for q in lines {
+        let n = Quad(topLeft: Point(x: q.topLeft.x / sx, y: q.topLeft.y / sy), topRight: Point(x: q.topRight.x / sx, y: q.topRight.y / sy),
+                     bottomRight: Point(x: q.bottomRight.x / sx, y: q.bottomRight.y / sy),
+                     bottomLeft: Point(x: q.bottomLeft.x / sx, y: q.bottomLeft.y / sy))
+        normalizedLines.append(TextLine(quad: n, score: 0.9))
+        for y in 0..<h { for x in 0..<w where TextEvidence.contains(n.points, Point(x: (Double(x) + 0.5) / Double(w), y: (Double(y) + 0.5) / Double(h))) {
+            probability[y * w + x] = 0.9
+        } }
+    }
+    return TextEvidence(width: w, height: h, probability: probability, lines: normalizedLines)
 }
 
 @Suite struct LyingBooksTests {
@@ -92,6 +94,40 @@ private struct CoverOnBoard {
                           bottomRight: Point(x: 205, y: 128), bottomLeft: Point(x: 170, y: 128))]
         let r = SpineDetector().detect(f.shelf.image, text: f.evidence(lines))
         #expect(r.spines.allSatisfy { !$0.lying })
+    }
+
+    @Test func cutsAStackSeenSpineOnIntoOneBookPerLineOfPrint() {
+        // Two books lying one on the other on a board, each spine with its title across it, their lines
+        // of print close enough to be one cluster; the seam between the spines parts them.
+        var shelf = DrawnShelf(width: 640, height: 480)
+        shelf.rect(0, 400, 640, 80, (200, 170, 130))
+        let books = [Quad(topLeft: Point(x: 200, y: 330), topRight: Point(x: 500, y: 330),
+                          bottomRight: Point(x: 500, y: 365), bottomLeft: Point(x: 200, y: 365)),
+                     Quad(topLeft: Point(x: 190, y: 365), topRight: Point(x: 510, y: 365),
+                          bottomRight: Point(x: 510, y: 400), bottomLeft: Point(x: 190, y: 400))]
+        shelf.fill(books[0], (180, 40, 40))
+        shelf.fill(books[1], (40, 90, 170))
+        shelf.rect(190, 364, 320, 2, (15, 15, 15))
+        var lines: [Quad] = []
+        for (y, x0, x1) in [(343.0, 260.0, 440.0), (370, 250, 450)] {
+            let line = Quad(topLeft: Point(x: x0, y: y), topRight: Point(x: x1, y: y),
+                            bottomRight: Point(x: x1, y: y + 15), bottomLeft: Point(x: x0, y: y + 15))
+            shelf.fill(line, (240, 240, 230))
+            lines.append(line)
+        }
+        let p = DetectorParameters.bundled
+        let maps = EdgeMaps(shelf.image, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let found = LyingBooks.find(maps, deskew: nil, text: textEvidence(lines, on: shelf.image), standing: [], p)
+        #expect(found.count == 2, "found \(found.map(\.seen))")
+        for book in books {
+            let best = found.map { PolygonIoU.iou($0.seen, book) }.max() ?? 0
+            #expect(best > 0.7, "best IoU \(best) for \(book)")
+        }
+        // Seen spine-on, each is turned upright with its head at the left end.
+        for b in found {
+            #expect(b.spineOn)
+            #expect(b.quad.topLeft == b.seen.bottomLeft && b.quad.topRight == b.seen.topLeft)
+        }
     }
 
     @Test func levellingRoundTrips() {
