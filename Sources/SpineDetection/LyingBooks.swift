@@ -5,12 +5,15 @@ import ShelfImage
 /// lying books seen spine-on. The row finder looks for long vertical boundaries, which neither has; what
 /// both have is print running across the photo (a cover's title, author and publisher lines, a spine-on
 /// book's one line), where an upright spine's print runs up and down. So the text detector's horizontal
-/// lines that no standing box holds are grouped into clusters, and each cluster's book is the strongest
-/// straight outline around it: searched outward from the cluster's hull side by side, each side a line
-/// free to tilt (a cover on a board is seen in perspective), scored by how much of it runs on an edge
-/// and how much the colour changes across it (a cover against wood, concrete or a shelf board).
-/// A cluster whose outline is cut by full-length edges into long thin bands, each holding print, is a
-/// stack seen spine-on: one book per band.
+/// lines that no standing box holds are grouped into clusters, and each cluster's book is a straight
+/// outline around it: searched outward from the cluster's hull side by side, each side a line free to
+/// tilt (a cover on a board is seen in perspective), scored by how much of it runs on an edge and how
+/// much the colour changes across it; of the strong lines, the first with the ground beyond it (a
+/// cover's own panels and a page block's edge are as straight). A cluster whose outline is cut by
+/// full-length edges into long thin bands, each holding print, is a stack seen spine-on: one book per
+/// band. Closed outlines on the edge map alone and colour regions grown on a board both failed here
+/// (grain, concrete and shading break a board apart); the print says where a book is before any edge
+/// is trusted.
 ///
 /// Works in the detector's working frame (levelled when the photo was), like the row finder.
 enum LyingBooks {
