@@ -31,7 +31,8 @@ public struct DetectedSpine: Sendable, Codable, Equatable {
     public var position: Int
     /// 0...1: how clearly both boundaries stood out along the whole spine.
     public var confidence: Double
-    /// A book lying flat in a horizontal stack.
+    /// A book lying down: in a stack seen spine-on, or face up (its quad is then the whole cover, turned
+    /// as its print reads).
     public var lying: Bool
 
     public init(quad: Quad, row: Int, position: Int, confidence: Double, lying: Bool) {

@@ -110,6 +110,14 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// wall or the gap above): a short book's side lines run on up as its taller neighbours' sides, so
     /// side continuity alone lets its top climb into the back wall. Absent: colour is not weighed.
     public var topColourWeight: Double?
+    /// Lying books found from print (LyingBooks): text lines within this many degrees of horizontal
+    /// that no standing box holds are grouped into one book's (or one stack's) print. Absent: the
+    /// lying-book finder is off.
+    public var lyingTextMaxAngle: Double?
+    /// Its outline is searched outward from the print's hull up to this times the hull's larger side.
+    public var lyingOutlineReach: Double?
+    /// Its boxes whose confidence is below this are dropped.
+    public var lyingMinConfidence: Double?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -131,5 +139,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
-        minCalibratedConfidence: 0.3, topColourWeight: 0.6)
+        minCalibratedConfidence: 0.3, topColourWeight: 0.6,
+        lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5)
 }

@@ -36,7 +36,9 @@ public struct SpineDetector: Sendable {
         var spines: [DetectedSpine] = []
         var cues: [[Double]] = []
         var ceiling = 0
+        var bands: [RowFinder.Band] = [], standing: [(quad: Quad, lying: Bool)] = []
         for band in RowFinder.rows(maps, p) {
+            bands.append(band)
             defer { ceiling = band.bottom + 1 }
             let rowIndex = rows.count
             // In the photo's own frame: where the levelled band's lines cross the centre column, and their tilt.
@@ -56,8 +58,14 @@ public struct SpineDetector: Sendable {
                 let confidence = p.confidenceModel.map { Self.calibrated(c, $0) } ?? s.confidence
                 if let floor = p.minCalibratedConfidence, confidence < floor { continue }
                 cues.append(c)
+                standing.append((s.quad, s.lying))
                 spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: confidence, lying: s.lying))
             }
+        }
+        // Books lying down that the rows' cuts missed, found from print running across the photo; they
+        // carry a confidence of their own, so `cues` stays the rows' boxes' (which come first).
+        if let text {
+            spines += LyingBooks.spines(maps, deskew: deskew, text: text, standing: standing, bands: bands, after: spines, p)
         }
         return (DetectionResult(rows: rows, spines: spines), cues)
     }

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import ShelfImage
+@testable import SpineDetection
+
+/// A row of standing books above a board, and on the board a book lying face up: a blue cover with
+/// three light title lines, as the text detector would report them.
+private struct CoverOnBoard {
+    var shelf: DrawnShelf
+    let cover = Quad(topLeft: Point(x: 300, y: 270), topRight: Point(x: 540, y: 262),
+                     bottomRight: Point(x: 548, y: 432), bottomLeft: Point(x: 296, y: 440))
+    /// Title, author and publisher lines on the cover, in pixels.
+    var printLines: [Quad] = []
+
+    init() {
+        shelf = DrawnShelf(width: 640, height: 480)
+        shelf.rect(0, 200, 640, 280, (200, 170, 130))
+        shelf.standing(from: 20, floorY: 200, widths: [44, 52, 40, 60, 48, 38, 50, 46], heights: [160, 150, 170])
+        shelf.fill(cover, (40, 90, 170))
+        for (y, x0, x1) in [(300.0, 330.0, 500.0), (330, 340, 470), (395, 360, 440)] {
+            let line = Quad(topLeft: Point(x: x0, y: y), topRight: Point(x: x1, y: y),
+                            bottomRight: Point(x: x1, y: y + 14), bottomLeft: Point(x: x0, y: y + 14))
+            shelf.fill(line, (235, 235, 225))
+            printLines.append(line)
+        }
+    }
+
+    func evidence(_ lines: [Quad]) -> TextEvidence { textEvidence(lines, on: shelf.image) }
+
+    func normalizedCover() -> [Point] {
+        cover.points.map { Point(x: $0.x / Double(shelf.image.width), y: $0.y / Double(shelf.image.height)) }
+    }
+}
+
+/// Text evidence for `lines` (pixel quads of `image`): a 160 x 120 probability grid lit where they are.
+private func textEvidence(_ lines: [Quad], on image: RGBImage) -> TextEvidence {
+    let w = 160, h = 120
+    let sx = Double(image.width), sy = Double(image.height)
+    var probability = [Float](repeating: 0, count: w * h)
+    var normalizedLines: [TextLine] = []
+    for q in lines {
+        let n = Quad(topLeft: Point(x: q.topLeft.x / sx, y: q.topLeft.y / sy), topRight: Point(x: q.topRight.x / sx, y: q.topRight.y / sy),
+                     bottomRight: Point(x: q.bottomRight.x / sx, y: q.bottomRight.y / sy),
+                     bottomLeft: Point(x: q.bottomLeft.x / sx, y: q.bottomLeft.y / sy))
+        normalizedLines.append(TextLine(quad: n, score: 0.9))
+        for y in 0..<h { for x in 0..<w where TextEvidence.contains(n.points, Point(x: (Double(x) + 0.5) / Double(w), y: (Double(y) + 0.5) / Double(h))) {
+            probability[y * w + x] = 0.9
+        } }
+    }
+    return TextEvidence(width: w, height: h, probability: probability, lines: normalizedLines)
+}
+
+@Suite struct LyingBooksTests {
+    @Test func findsACoverLyingFaceUpFromItsPrint() {
+        let f = CoverOnBoard()
+        let r = SpineDetector().detect(f.shelf.image, text: f.evidence(f.printLines))
+        let lying = r.spines.filter(\.lying)
+        #expect(lying.count == 1, "lying boxes: \(lying.map(\.quad))")
+        guard let box = lying.first else { return }
+        #expect(PolygonIoU.iou(box.quad.points, f.normalizedCover()) > 0.8)
+        // A face-up cover stands as it reads: its top edge is the one above the title.
+        #expect(box.quad.topLeft.y < box.quad.bottomLeft.y && box.quad.topLeft.x < box.quad.topRight.x)
+        #expect(box.confidence >= 0.5 && box.confidence <= 1)
+        // It is added beside the standing books, never over one of them.
+        for s in r.spines where !s.lying { #expect(PolygonIoU.iou(s.quad.points, box.quad.points) == 0) }
+    }
+
+    @Test func addsNothingWithoutTextEvidence() {
+        let f = CoverOnBoard()
+        let plain = SpineDetector().detect(f.shelf.image)
+        #expect(plain.spines.allSatisfy { !$0.lying })
+        // The standing books are the same whether or not the finder ran.
+        let withText = SpineDetector().detect(f.shelf.image, text: f.evidence(f.printLines))
+        #expect(withText.spines.filter { !$0.lying } == plain.spines)
+    }
+
+    @Test func addsNothingWhenTurnedOff() {
+        let f = CoverOnBoard()
+        var p = DetectorParameters.bundled
+        p.lyingTextMaxAngle = nil
+        let r = SpineDetector(parameters: p).detect(f.shelf.image, text: f.evidence(f.printLines))
+        #expect(r.spines.allSatisfy { !$0.lying })
+    }
+
+    @Test func printOnStandingBooksAddsNothing() {
+        let f = CoverOnBoard()
+        // Horizontal lines of print across three standing spines (a series' band, a sticker row): the
+        // standing boxes already hold them.
+        let lines = [Quad(topLeft: Point(x: 70, y: 120), topRight: Point(x: 100, y: 120),
+                          bottomRight: Point(x: 100, y: 128), bottomLeft: Point(x: 70, y: 128)),
+                     Quad(topLeft: Point(x: 125, y: 120), topRight: Point(x: 150, y: 120),
+                          bottomRight: Point(x: 150, y: 128), bottomLeft: Point(x: 125, y: 128)),
+                     Quad(topLeft: Point(x: 170, y: 120), topRight: Point(x: 205, y: 120),
+                          bottomRight: Point(x: 205, y: 128), bottomLeft: Point(x: 170, y: 128))]
+        let r = SpineDetector().detect(f.shelf.image, text: f.evidence(lines))
+        #expect(r.spines.allSatisfy { !$0.lying })
+    }
+
+    @Test func cutsAStackSeenSpineOnIntoOneBookPerLineOfPrint() {
+        // Two books lying one on the other on a board, each spine with its title across it, their lines
+        // of print close enough to be one cluster; the seam between the spines parts them.
+        var shelf = DrawnShelf(width: 640, height: 480)
+        shelf.rect(0, 400, 640, 80, (200, 170, 130))
+        let books = [Quad(topLeft: Point(x: 200, y: 330), topRight: Point(x: 500, y: 330),
+                          bottomRight: Point(x: 500, y: 365), bottomLeft: Point(x: 200, y: 365)),
+                     Quad(topLeft: Point(x: 190, y: 365), topRight: Point(x: 510, y: 365),
+                          bottomRight: Point(x: 510, y: 400), bottomLeft: Point(x: 190, y: 400))]
+        shelf.fill(books[0], (180, 40, 40))
+        shelf.fill(books[1], (40, 90, 170))
+        shelf.rect(190, 364, 320, 2, (15, 15, 15))
+        var lines: [Quad] = []
+        for (y, x0, x1) in [(343.0, 260.0, 440.0), (370, 250, 450)] {
+            let line = Quad(topLeft: Point(x: x0, y: y), topRight: Point(x: x1, y: y),
+                            bottomRight: Point(x: x1, y: y + 15), bottomLeft: Point(x: x0, y: y + 15))
+            shelf.fill(line, (240, 240, 230))
+            lines.append(line)
+        }
+        let p = DetectorParameters.bundled
+        let maps = EdgeMaps(shelf.image, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let found = LyingBooks.find(maps, deskew: nil, text: textEvidence(lines, on: shelf.image), standing: [], p)
+        #expect(found.count == 2, "found \(found.map(\.seen))")
+        for book in books {
+            let best = found.map { PolygonIoU.iou($0.seen, book) }.max() ?? 0
+            #expect(best > 0.7, "best IoU \(best) for \(book)")
+        }
+        // Seen spine-on, each is turned upright with its head at the left end.
+        for b in found {
+            #expect(b.spineOn)
+            #expect(b.quad.topLeft == b.seen.bottomLeft && b.quad.topRight == b.seen.topLeft)
+        }
+    }
+
+    @Test func levellingRoundTrips() {
+        let d = Deskew(angle: 0.05, centre: Point(x: 320, y: 240))
+        let p = Point(x: 100, y: 400)
+        let back = d.source(d.levelledPoint(p))
+        #expect(abs(back.x - p.x) < 1e-9 && abs(back.y - p.y) < 1e-9)
+    }
+}
