@@ -118,6 +118,10 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var lyingOutlineReach: Double?
     /// Its boxes whose confidence is below this are dropped.
     public var lyingMinConfidence: Double?
+    /// A band of vertical edges that runs into the photo's bottom edge has no board under it in view: it is
+    /// a floor, a pavement or a radiator below the cabinet, or books cut off above their feet (partial,
+    /// which no one can file whole). Such a band is not searched for spines. Absent or false: it is.
+    public var rowsNeedVisibleFeet: Bool?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -140,5 +144,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
         minCalibratedConfidence: 0.3, topColourWeight: 0.6,
-        lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5)
+        lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5,
+        rowsNeedVisibleFeet: true)
 }

@@ -42,7 +42,7 @@ enum RowFinder {
                 merged.append(b)
             }
         }
-        return merged.filter { $0.bottom - $0.top + 1 >= minRun }
+        return merged.filter { $0.bottom - $0.top + 1 >= minRun && !(p.rowsNeedVisibleFeet == true && $0.bottom >= h - 3) }
     }
 
     static func boxSmooth(_ a: [Double], radius: Int) -> [Double] {

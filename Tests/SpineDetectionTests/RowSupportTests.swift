@@ -44,6 +44,33 @@ import ShelfImage
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: truth)
         #expect(s.hits >= f.spines.count - 1, "hits \(s.hits) of \(f.spines.count)")
     }
+
+    @Test func aTiledFloorRunningOutOfThePhotoIsNoRow() {
+        // Books on a board; below it a tiled floor whose joints are as strong and regular as spine boundaries,
+        // running on out of the photo's bottom edge: nothing stands on anything there.
+        var f = DrawnShelf(width: 640, height: 560)
+        f.board(y: 300, thickness: 40)
+        f.standing(from: 30, floorY: 300, widths: [48, 55, 42, 60, 50, 45, 58, 52, 47, 44, 56], heights: [240, 225, 250])
+        var rng = SplitMix(seed: 11)
+        for x in stride(from: 0.0, to: 640, by: 30) {
+            for y in stride(from: 340.0, to: 560, by: 45) {
+                let shade = UInt8(120 + rng.next() % 60)
+                f.rect(x + 3, y + 3, 27, 42, (shade, shade &+ 15, shade &+ 8))
+            }
+            f.rect(x, 340, 3, 220, (60, 70, 65))
+        }
+        let truth = f.spines.map { q in (q.points.map { Point(x: $0.x / 640, y: $0.y / 560) }, false) }
+        let r = SpineDetector().detect(f.image)
+        #expect(r.spines.filter { $0.boundingBox.y > 345.0 / 560 }.isEmpty)
+        #expect(DetectionScore.score(detections: r.spines.map(\.quad.points), truth: truth).hits >= f.spines.count - 1)
+        // The floor's joints make it a band of vertical edges like a row of books; it is not searched because
+        // it runs out of the photo.
+        var p = DetectorParameters.bundled
+        let maps = SpineDetector(parameters: p).workingMaps(f.image).0
+        #expect(RowFinder.rows(maps, p).allSatisfy { $0.bottom < maps.height - 3 })
+        p.rowsNeedVisibleFeet = false
+        #expect(RowFinder.rows(maps, p).contains { $0.bottom >= maps.height - 3 && $0.top > maps.height / 2 })
+    }
 }
 
 /// A small deterministic generator, so the drawn cracks are the same on every run.
