@@ -123,6 +123,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// Two neighbouring boxes a text line along them crosses from one into the other are joined as one
     /// spine (see `TextSupport.joiningSplits`). Absent or false: not joined.
     public var textJoinsSplits: Bool?
+    /// A title line up a spine no box covers seeds a spine along it (see `TextSupport.seeded`). Absent or
+    /// false: no spine is seeded.
+    public var textSeedsSpines: Bool?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -145,5 +148,5 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-13.0820, 10.1430, 16.9300, -1.5618, -1.1430, -0.3106, -5.9034, 0.0000, 0.0000, 0.0000, 0.0000, 18.0645, -1.6015],
-        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true)
+        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true)
 }

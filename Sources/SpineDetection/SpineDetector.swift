@@ -37,6 +37,10 @@ public struct SpineDetector: Sendable {
         var spines: [DetectedSpine] = []
         var cues: [[Double]] = []
         var ceiling = 0
+        // The text lines in the frame the rows are found in.
+        let workingLines = (text?.lines ?? []).map { line in
+            line.quad.points.map { pt in deskew?.levelled(Point(x: pt.x * W, y: pt.y * H)) ?? Point(x: pt.x * W, y: pt.y * H) }
+        }
         for band in RowFinder.rows(maps, p) {
             defer { ceiling = band.bottom + 1 }
             let rowIndex = rows.count
@@ -47,6 +51,9 @@ public struct SpineDetector: Sendable {
             var found = RowSpines.find(maps, band, ceiling: ceiling, p)
             let support = Self.rowSupport(found)
             if let floor = p.rowMinSupport, support < floor { found = [] }
+            if p.textSeedsSpines == true, !found.isEmpty, !workingLines.isEmpty {
+                found = TextSupport.seeded(found, lines: workingLines, maps, band, ceiling: ceiling, p)
+            }
             let rowH = Double(band.bottom - band.top + 1)
             let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
             var quads = found.map { s in Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),

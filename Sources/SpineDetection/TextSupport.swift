@@ -99,3 +99,94 @@ extension TextSupport {
         (hypot(q.topRight.x - q.topLeft.x, q.topRight.y - q.topLeft.y) + hypot(q.bottomRight.x - q.bottomLeft.x, q.bottomRight.y - q.bottomLeft.y)) / 2
     }
 }
+
+extension TextSupport {
+    /// Spines the boundary search missed whose title the text detector read: a book leaning further than
+    /// the row's tilt search reaches, or one whose sides are faint. A title line running up a spine gives
+    /// the spine's axis; its sides are the strongest edges parallel to it either side of the line, and
+    /// its top and foot are found as for any spine.
+    ///
+    /// `lines`: the photo's text lines in the working frame (levelled when the photo was). Lines inside a
+    /// box already found, across the row, short, or outside the row's band are passed over.
+    static func seeded(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int,
+                       _ p: DetectorParameters) -> [RowSpines.Found] {
+        let rowH = Double(band.bottom - band.top + 1)
+        let yc = Double(band.top + band.bottom) / 2
+        var out = found
+        let candidates = lines.compactMap { line -> (centre: Point, slope: Double, length: Double, thickness: Double)? in
+            let along = Point(x: line[1].x - line[0].x, y: line[1].y - line[0].y)
+            let length = hypot(along.x, along.y)
+            let thickness = hypot(line[3].x - line[0].x, line[3].y - line[0].y)
+            // Up or down a standing spine, within the tilt a book leaning on its neighbour takes.
+            guard length > 0, abs(along.y) / length >= cos(50 * .pi / 180), length >= 3 * thickness, length >= 0.25 * rowH else { return nil }
+            let centre = Point(x: line.map(\.x).reduce(0, +) / 4, y: line.map(\.y).reduce(0, +) / 4)
+            guard centre.y > Double(band.top), centre.y < Double(band.bottom) else { return nil }
+            return (centre, along.x / along.y, length, thickness)
+        }.sorted { $0.length > $1.length }
+        for c in candidates {
+            let q = out.map { $0.quad.points }
+            if q.contains(where: { TextEvidence.contains($0, c.centre) }) { continue }
+            // Horizontal half-width of the line, then the side searched from it outwards.
+            let half = c.thickness / 2 * (1 + c.slope * c.slope).squareRoot()
+            let xAtYc = c.centre.x + (yc - c.centre.y) * c.slope
+            func side(_ direction: Double) -> (x: Double, strength: Double) {
+                var best = (x: xAtYc + direction * half, strength: 0.0)
+                var d = half * 0.9
+                while d <= half * 3.5 {
+                    let x = xAtYc + direction * d
+                    let s = edgeAlong(m, RowSpines.Line(x: x, slope: c.slope), yc: yc, top: band.top, bottom: band.bottom)
+                    if s > best.strength { best = (x, s) }
+                    d += 1
+                }
+                return best
+            }
+            let l = side(-1), r = side(1)
+            let width = r.x - l.x
+            guard min(l.strength, r.strength) >= 0.3, width / rowH >= p.minWidthRatio, width / rowH <= p.maxWidthRatio else { continue }
+            let left = RowSpines.Line(x: l.x, slope: c.slope), right = RowSpines.Line(x: r.x, slope: c.slope)
+            let reach = max(ceiling, band.top - Int(p.topReach * rowH))
+            var (top, bottom) = RowSpines.verticalExtent(m, RowFinder.Band(top: reach, bottom: band.bottom), left: left, right: right, yc: yc, p)
+            if let footReach = p.footReach, footReach > 0 {
+                bottom = RowSpines.foot(m, band, left: left, right: right, yc: yc, reach: Int(footReach * rowH), p)
+            }
+            let quad = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
+                            bottomRight: Point(x: right.at(bottom, yc), y: bottom), bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
+            // Not over a box already found: this one is there for a spine the others left out.
+            let area = PolygonIoU.area(quad.points)
+            guard area > 0, !q.contains(where: { PolygonIoU.area(PolygonIoU.intersection(quad.points, $0)) > 0.3 * area }) else { continue }
+            let inside = RowSpines.interior(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc)
+            out.append(RowSpines.Found(quad: quad, confidence: (l.strength + r.strength) / 2, lying: false,
+                                       texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma))
+        }
+        guard out.count > found.count else { return found }
+        func key(_ f: RowSpines.Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
+        return out.sorted { key($0) < key($1) }
+    }
+
+    /// Mean strength of the edge running along `line` over the band's rows (the strongest of three pixels
+    /// across it, so a line a pixel off still counts). Any orientation counts: a steeply leaning side is
+    /// split between the vertical and the horizontal edge map.
+    static func edgeAlong(_ m: EdgeMaps, _ line: RowSpines.Line, yc: Double, top: Int, bottom: Int) -> Double {
+        var sum = 0.0, n = 0
+        m.vertical.withUnsafeBufferPointer { V in m.horizontal.withUnsafeBufferPointer { Hm in
+            for y in max(0, top)...min(m.height - 1, bottom) {
+                let x = Int(line.at(Double(y), yc).rounded())
+                var best: Float = 0
+                for dx in -1...1 where x + dx >= 0 && x + dx < m.width {
+                    let i = y * m.width + x + dx
+                    best = max(best, max(V[i], Hm[i]))
+                }
+                sum += Double(best); n += 1
+            }
+        }}
+        return n == 0 ? 0 : sum / Double(n)
+    }
+}
+
+extension Deskew {
+    /// Where a point of the original image lies in the levelled one (the inverse of `source`).
+    func levelled(_ p: Point) -> Point {
+        let dx = p.x - centre.x, dy = p.y - centre.y
+        return Point(x: centre.x + dx * cos(angle) + dy * sin(angle), y: centre.y - dx * sin(angle) + dy * cos(angle))
+    }
+}

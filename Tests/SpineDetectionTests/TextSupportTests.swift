@@ -110,4 +110,32 @@ import ShelfImage
         let (joined, _) = TextSupport.joiningSplits(found, quads, lines: [inside, across, wide], aspect: 1)
         #expect(joined.count == 5)
     }
+
+    @Test func aTitleNoBoxCoversSeedsItsSpine() {
+        // The boundary search found every book; one is taken away as if it had been missed, and its title
+        // line (up the middle of the spine, two thirds of its height) is all that is left of it.
+        let f = shelf()
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(f.image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
+        #expect(all.count >= 9)
+        let missed = all[5].quad
+        let rest = all.enumerated().filter { $0.offset != 5 }.map(\.element)
+        let xs = missed.points.map(\.x), ys = missed.points.map(\.y)
+        let cx = (xs.min()! + xs.max()!) / 2, w = xs.max()! - xs.min()!
+        let y0 = ys.max()! - (ys.max()! - ys.min()!) / 6, y1 = ys.min()! + (ys.max()! - ys.min()!) / 6
+        let title = [Point(x: cx - w / 4, y: y0), Point(x: cx - w / 4, y: y1), Point(x: cx + w / 4, y: y1), Point(x: cx + w / 4, y: y0)]
+        let seeded = TextSupport.seeded(rest, lines: [title], maps, band, ceiling: 0, detector.parameters)
+        #expect(seeded.count == all.count)
+        let best = seeded.map { PolygonIoU.iou($0.quad, missed) }.max() ?? 0
+        #expect(best > 0.8, "best IoU \(best) with the missed spine")
+        // Left to right, as the row's other boxes.
+        let lefts = seeded.map { $0.quad.topLeft.x }
+        #expect(lefts == lefts.sorted())
+        // Its title again, now inside a box: nothing more is seeded; nor from a line across the row.
+        #expect(TextSupport.seeded(all, lines: [title], maps, band, ceiling: 0, detector.parameters).count == all.count)
+        let across = [Point(x: cx - 3 * w, y: 200), Point(x: cx + 3 * w, y: 200), Point(x: cx + 3 * w, y: 210), Point(x: cx - 3 * w, y: 210)]
+        #expect(TextSupport.seeded(rest, lines: [across], maps, band, ceiling: 0, detector.parameters).count == rest.count)
+    }
 }
