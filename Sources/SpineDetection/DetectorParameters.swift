@@ -147,6 +147,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
-        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-13.0820, 10.1430, 16.9300, -1.5618, -1.1430, -0.3106, -5.9034, 0.0000, 0.0000, 0.0000, 0.0000, 18.0645, -1.6015],
+        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-11.4319, 7.3193, 17.4734, -1.6242, -1.3898, -0.5303, -5.2027, 0.0000, 0.0000, 0.0000, 0.0000, 15.2610, -1.8118],
         textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true)
 }
