@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Fits the spine detector's confidence model: a logistic regression of "this box is right" on the cues
 SpineDetector.confidenceCueNames lists (raw boundary strength, row support, thinness and wideness of the
-width ratio, height ratio, lying, texture inside the box), so that a confidence of 0.5 means even odds and `scan --min-confidence 0.5`
+width ratio, height ratio, lying, texture inside the box, ..., the text cue's printed share and whether a box
+lacks print in a printed row), so that a confidence of 0.5 means even odds and `scan --min-confidence 0.5`
 removes mostly wrong boxes.
 
     swift build -c release --product eval-detection
     BOOKFINDER_DIR=/work/data/bookfinder .build/release/eval-detection --runs 0 --dump-boxes /tmp/boxes.csv
-    scripts/fit-confidence.py /tmp/boxes.csv [--real-weight 5]
+    scripts/fit-confidence.py /tmp/boxes.csv [--real-weight 5] --drop texture,rowEnd,chroma,lumaSpread
+
+Two models are shipped. "textConfidenceModel" (used when the text cue ran) is fitted on a dump made with
+the text cue, as above (detector-v2.5: that command). "confidenceModel" (used without it) is fitted on a
+dump made with --no-text, with printed,unprintedRow added to --drop, so detection without the model
+cache keeps a model that never learnt to expect print.
 
 Labels: 1 for a box matching a scored ground-truth spine at IoU >= 0.5, 0 for a false positive (boxes on
 don't-care spines are left out). The cues are measured with confidenceModel and its floor ignored (eval-detection
@@ -15,7 +21,7 @@ Bookfinder training photos (8, 9, 14, 15, 16, 20-25); held out = even-numbered s
 two_shelves_example and the Bookfinder held-out scenes (10-13, 17-19), as in eval-detection.
 Real photos are weighted --real-weight times so the synthetic samples do not drown them.
 Prints log-loss and precision by confidence band on each part, then the JSON value for
-"confidenceModel" in models/detection/detector-v2.json. Pure Python: no packages needed.
+"confidenceModel" (or "textConfidenceModel") in models/detection/detector-v2.json. Pure Python: no packages needed.
 """
 import argparse
 import csv

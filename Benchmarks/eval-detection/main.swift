@@ -5,7 +5,7 @@
 //   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
 //                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
-//                             [--dump-boxes FILE.csv] [--no-text]
+//                             [--dump-boxes FILE.csv] [--no-text] [--text-side PX] [--overlay-text]
 //                             [--synthetic-hard DIR (made by scripts/make-hard-shelves.py)]
 import Foundation
 import ShelfImage
@@ -66,7 +66,8 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     for (name, t) in items {
         guard let decoded = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
         let (img, t) = variation.apply(decoded, t)
-        let (r, cues) = detector.detectWithCues(img, text: textCue?.evidence(img))
+        let evidence = textCue?.evidence(img)
+        let (r, cues) = detector.detectWithCues(img, text: evidence)
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
         if let boxDump { boxDump.write(boxRows(title, name, r, cues, t)) }
         total = total + s
@@ -89,6 +90,8 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
             var o = Overlay.render(small, r)
             // Ground truth in thin blue (don't-care in grey) under the numbers, for a careful eye.
             o = drawTruth(o, t.polygons)
+            // The text detector's lines in yellow, with a dot where each begins (the way the text runs).
+            if overlayText, let evidence { o = drawLines(o, evidence.lines.map { $0.quad.points }) }
             if let png = try? o.pngData() {
                 FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(name + ".png"), contents: Data(png))
             }
@@ -243,10 +246,22 @@ final class LineSink {
 }
 
 func drawTruth(_ image: RGBImage, _ polys: [([Point], Bool)]) -> RGBImage {
+    drawLines(image, polys.map(\.0), colours: polys.map { $0.1 ? (150, 150, 150) : (30, 60, 255) })
+}
+
+func drawLines(_ image: RGBImage, _ polys: [[Point]], colours: [(UInt8, UInt8, UInt8)]? = nil) -> RGBImage {
     var img = image
     let w = Double(img.width), h = Double(img.height)
-    for (p, dc) in polys {
-        let c: (UInt8, UInt8, UInt8) = dc ? (150, 150, 150) : (30, 60, 255)
+    for (i, p) in polys.enumerated() {
+        let c = colours?[i] ?? (255, 220, 0)
+        if colours == nil, let a = p.first {
+            for dy in -2...2 { for dx in -2...2 {
+                let x = Int(a.x * w) + dx, y = Int(a.y * h) + dy
+                guard x >= 0, y >= 0, x < img.width, y < img.height else { continue }
+                let j = (y * img.width + x) * 3
+                img.pixels[j] = c.0; img.pixels[j + 1] = c.1; img.pixels[j + 2] = c.2
+            } }
+        }
         for i in 0..<p.count {
             let a = p[i], b = p[(i + 1) % p.count]
             let n = Int(max(abs(b.x - a.x) * w, abs(b.y - a.y) * h)) + 1
@@ -267,6 +282,7 @@ let overlays = argument("--overlays")
 let samplesDir = argument("--samples") ?? "samples"
 let datasetDir = argument("--dataset") ?? "../shared/datasets/library-dataset"
 let explain = CommandLine.arguments.contains("--explain")
+let overlayText = CommandLine.arguments.contains("--overlay-text")
 let variation = Variation(argument("--vary"))
 let boundaryDump: LineSink? = argument("--dump-boundaries").map { path in
     guard let sink = LineSink(path: path) else { print("error: cannot write \(path)"); exit(1) }
@@ -288,12 +304,14 @@ if let file = argument("--params") {
 }
 // The confidence model's cues are dumped for every box the model would score, so the boxes its floor
 // drops are measured too (a refit must see the wrong boxes it is meant to recognise).
-if boxDump != nil { params.confidenceModel = nil; params.minCalibratedConfidence = nil }
+if boxDump != nil { params.confidenceModel = nil; params.textConfidenceModel = nil; params.minCalibratedConfidence = nil
+    params.textMinCalibratedConfidence = nil }
 let detector = SpineDetector(parameters: params)
 print("detector parameters: \(detector.parameters.version)")
 // The text cue, as `scan` runs it: PP-OCR's detector from the model cache (`--no-text` measures without it).
-let textCue: TextCue? = CommandLine.arguments.contains("--no-text") ? nil : TextCue.fromModelCache()
-print("text cue: \(textCue == nil ? "off" : "PP-OCR text detector")")
+let textLongSide = Int(argument("--text-side") ?? "") ?? params.textCueLongSide ?? 640
+let textCue: TextCue? = CommandLine.arguments.contains("--no-text") ? nil : TextCue.fromModelCache(longSide: textLongSide)
+print("text cue: \(textCue == nil ? "off" : "PP-OCR text detector at \(textLongSide) px")")
 
 /// Every `*.json` ground truth in `jsonDir` whose photo is found, named by its file stem, sorted.
 func truths(in jsonDir: String, imageDir: String) -> [(String, Truth)] {

@@ -64,9 +64,11 @@ extension PhotoScanner {
         // model cache detects without it.
         var modelsDirectory: URL?
         if case .ppocr(let directory?) = choice { modelsDirectory = URL(fileURLWithPath: directory, isDirectory: true) }
-        return PhotoScanner(
-            configuration: configuration, detector: SpineDetector(), reader: reader,
-            textCue: TextCue.fromModelCache(modelsDirectory, environment: environment), catalog: catalog, library: library)
+        let detector = SpineDetector()
+        let textCue = TextCue.fromModelCache(modelsDirectory, environment: environment,
+                                             longSide: detector.parameters.textCueLongSide ?? 640)
+        return PhotoScanner(configuration: configuration, detector: detector, reader: reader, textCue: textCue,
+                            catalog: catalog, library: library)
     }
 }
 

@@ -110,6 +110,22 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// wall or the gap above): a short book's side lines run on up as its taller neighbours' sides, so
     /// side continuity alone lets its top climb into the back wall. Absent: colour is not weighed.
     public var topColourWeight: Double?
+    /// The confidence model used when text evidence was given (same layout as `confidenceModel`, fitted on
+    /// boxes measured with the text cue): print is strong evidence, but only where the cue ran, so without
+    /// it detection keeps the model fitted without print. Absent: `confidenceModel` serves both.
+    public var textConfidenceModel: [Double]?
+    /// Long side, in pixels, the text detector runs its network at when it supplies the text cue: the
+    /// titles of thin spines on a shelf seen whole are a few pixels high at 640, and a spine whose print
+    /// the detector cannot see reads as unprinted. Absent: the text cue's default (640).
+    public var textCueLongSide: Int?
+    /// The floor `minCalibratedConfidence` plays for `textConfidenceModel`; absent: that floor.
+    public var textMinCalibratedConfidence: Double?
+    /// Two neighbouring boxes a text line along them crosses from one into the other are joined as one
+    /// spine (see `TextSupport.joiningSplits`). Absent or false: not joined.
+    public var textJoinsSplits: Bool?
+    /// A title line up a spine no box covers seeds a spine along it (see `TextSupport.seeded`). Absent or
+    /// false: no spine is seeded.
+    public var textSeedsSpines: Bool?
     /// Lying books found from print (LyingBooks): text lines within this many degrees of horizontal
     /// that no standing box holds are grouped into one book's (or one stack's) print. Absent: the
     /// lying-book finder is off.
@@ -130,9 +146,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.4); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.5); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.4", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.5", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -142,8 +158,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
-        confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
-        minCalibratedConfidence: 0.3, topColourWeight: 0.6,
+        confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
+        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-11.4319, 7.3193, 17.4734, -1.6242, -1.3898, -0.5303, -5.2027, 0.0000, 0.0000, 0.0000, 0.0000, 15.2610, -1.8118],
+        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5,
         rowsNeedVisibleFeet: true)
 }

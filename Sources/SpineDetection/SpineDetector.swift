@@ -20,10 +20,11 @@ public struct SpineDetector: Sendable {
     /// (print; a cabinet side or a wall is plain), whether it is the outermost box at either end of its
     /// row (where cabinet sides, posts, hinges and the wall beyond the last book are met), its saturation
     /// and its spread of brightness (a cover is printed in colour; panels and walls are grey or flat), and
-    /// the share of it a text detector called print (0 when no text evidence was given).
+    /// the share of it a text detector called print, and whether it lacks print where the other boxes of
+    /// its row carry it (see `TextSupport`; both 0 when no text evidence was given).
     /// scripts/fit-confidence.py fits `confidenceModel` on them.
     public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying", "texture",
-                                            "rowEnd", "chroma", "lumaSpread", "printed"]
+                                            "rowEnd", "chroma", "lumaSpread", "printed", "unprintedRow"]
 
     /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
     /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.
@@ -37,6 +38,10 @@ public struct SpineDetector: Sendable {
         var cues: [[Double]] = []
         var ceiling = 0
         var bands: [RowFinder.Band] = [], standing: [(quad: Quad, lying: Bool)] = []
+        // The text lines in the frame the rows are found in.
+        let workingLines = (text?.lines ?? []).map { line in
+            line.quad.points.map { pt in deskew?.levelled(Point(x: pt.x * W, y: pt.y * H)) ?? Point(x: pt.x * W, y: pt.y * H) }
+        }
         for band in RowFinder.rows(maps, p) {
             bands.append(band)
             defer { ceiling = band.bottom + 1 }
@@ -48,18 +53,27 @@ public struct SpineDetector: Sendable {
             var found = RowSpines.find(maps, band, ceiling: ceiling, p)
             let support = Self.rowSupport(found)
             if let floor = p.rowMinSupport, support < floor { found = [] }
+            if p.textSeedsSpines == true, !found.isEmpty, !workingLines.isEmpty {
+                found = TextSupport.seeded(found, lines: workingLines, maps, band, ceiling: ceiling, p)
+            }
             let rowH = Double(band.bottom - band.top + 1)
+            let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
+            var quads = found.map { s in Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
+                                               bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft)) }
+            if let text, p.textJoinsSplits == true {
+                (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)
+            }
+            let textCues = TextSupport.rowCues(printed: quads.map { text?.printedFraction(inside: $0) ?? 0 })
+            // Print is weighed only where the text detector ran: without it, the model fitted without print.
+            let model = text == nil ? p.confidenceModel : (p.textConfidenceModel ?? p.confidenceModel)
+            let floor = text == nil ? p.minCalibratedConfidence : (p.textMinCalibratedConfidence ?? p.minCalibratedConfidence)
             for (k, s) in found.enumerated() {
-                let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
-                let q = Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
-                             bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft))
-                let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1)
-                    + [text?.printedFraction(inside: q) ?? 0]
-                let confidence = p.confidenceModel.map { Self.calibrated(c, $0) } ?? s.confidence
-                if let floor = p.minCalibratedConfidence, confidence < floor { continue }
+                let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
+                let confidence = model.map { Self.calibrated(c, $0) } ?? s.confidence
+                if let floor, confidence < floor { continue }
                 cues.append(c)
                 standing.append((s.quad, s.lying))
-                spines.append(DetectedSpine(quad: q, row: rowIndex, position: k, confidence: confidence, lying: s.lying))
+                spines.append(DetectedSpine(quad: quads[k], row: rowIndex, position: k, confidence: confidence, lying: s.lying))
             }
         }
         // Books lying down that the rows' cuts missed, found from print running across the photo; they

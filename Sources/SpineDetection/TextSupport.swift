@@ -1,0 +1,192 @@
+import Foundation
+import ShelfImage
+
+/// How the text detector's evidence bears on the spines found by edges alone.
+///
+/// Print is absolute evidence only where the text detector can see it at all: on a dense shelf of thin
+/// spines photographed from afar their titles are a few pixels high at the cue's resolution and most true
+/// spines read as unprinted. So a box is judged against its neighbours: a box without print among
+/// printed ones (a cabinet side, a post, the wall beyond the last book) is suspicious; one among others
+/// the detector could not read either tells nothing.
+enum TextSupport {
+    /// A box counts as carrying print from this share of its area on: a title covers a good part of a
+    /// spine, a stray detection on wood grain a speck.
+    static let printedFloor = 0.02
+
+    /// Cues per box of one row, in the order they end `SpineDetector.confidenceCueNames`, from the share
+    /// of each box the text detector called print.
+    ///
+    /// - `printed`: the box's own share, capped at 0.5 (beyond it a box is no more a spine).
+    /// - `unprintedRow`: for a box without print, the share of the other boxes of its row that carry
+    ///   print (1: every other box does); 0 for a printed box and in a row the detector could not read.
+    static func rowCues(printed: [Double]) -> [[Double]] {
+        let printedInRow = printed.filter { $0 >= printedFloor }.count
+        return printed.map { p in
+            guard p < printedFloor else { return [min(0.5, p), 0] }
+            return [p, printed.count > 1 ? Double(printedInRow) / Double(printed.count - 1) : 0]
+        }
+    }
+}
+
+extension TextSupport {
+    /// A spine's title runs along it in one line; two boxes a title line crosses from one into the other
+    /// are one spine cut along its print (a title's edge, a colour band), so they are joined. Only lines
+    /// along the boxes' axis count: a line across a row may run over several thin spines.
+    ///
+    /// `found` and `quads` are one row's boxes left to right, in the working frame and normalized to the
+    /// photo; `aspect` is the photo's width over its height, so that angles are measured undistorted.
+    static func joiningSplits(_ found: [RowSpines.Found], _ quads: [Quad], lines: [TextLine], aspect: Double,
+                              maxAlongAngleDegrees: Double = 10, minShare: Double = 0.3) -> ([RowSpines.Found], [Quad]) {
+        var found = found, quads = quads
+        guard !lines.isEmpty else { return (found, quads) }
+        func iso(_ p: Point) -> Point { Point(x: p.x * aspect, y: p.y) }
+        let cosMax = cos(maxAlongAngleDegrees * .pi / 180)
+        // A spine cut in two leaves two pieces narrower than the row's typical spine.
+        let widths = found.filter { !$0.lying }.map { width($0.quad) }.sorted()
+        guard !widths.isEmpty else { return (found, quads) }
+        let typical = widths[widths.count / 2]
+        var k = 0
+        while k + 1 < found.count {
+            guard !found[k].lying, !found[k + 1].lying, width(found[k].quad) < typical, width(found[k + 1].quad) < typical,
+                  crossed(left: quads[k].points.map(iso), right: quads[k + 1].points.map(iso),
+                          lines: lines.map { $0.quad.points.map(iso) }, cosMax: cosMax, minShare: minShare) else { k += 1; continue }
+            let a = found[k], b = found[k + 1]
+            let wa = width(a.quad), wb = width(b.quad), wsum = max(1e-9, wa + wb)
+            func mix(_ x: Double, _ y: Double) -> Double { (x * wa + y * wb) / wsum }
+            found[k] = RowSpines.Found(quad: Quad(topLeft: a.quad.topLeft, topRight: b.quad.topRight,
+                                                  bottomRight: b.quad.bottomRight, bottomLeft: a.quad.bottomLeft),
+                                       confidence: (a.confidence + b.confidence) / 2, lying: false,
+                                       texture: mix(a.texture, b.texture), lumaSD: mix(a.lumaSD, b.lumaSD), chroma: mix(a.chroma, b.chroma))
+            quads[k] = Quad(topLeft: quads[k].topLeft, topRight: quads[k + 1].topRight,
+                            bottomRight: quads[k + 1].bottomRight, bottomLeft: quads[k].bottomLeft)
+            found.remove(at: k + 1); quads.remove(at: k + 1)
+        }
+        return (found, quads)
+    }
+
+    /// Whether a text line along the two boxes' axis lies across the side they share, with at least
+    /// `minShare` of its thickness on either side and within the two boxes' extent along the axis.
+    static func crossed(left: [Point], right: [Point], lines: [[Point]], cosMax: Double, minShare: Double) -> Bool {
+        // The shared side, from its foot to its top, and the axis it runs along.
+        let foot = mid(left[2], right[3]), top = mid(left[1], right[0])
+        let axisLength = hypot(top.x - foot.x, top.y - foot.y)
+        guard axisLength > 0 else { return false }
+        let ax = Point(x: (top.x - foot.x) / axisLength, y: (top.y - foot.y) / axisLength)
+        let across = Point(x: -ax.y, y: ax.x)
+        // Each box's far side, measured across from the shared one: a line must stay inside the pair.
+        func reach(_ p: Point) -> Double { abs((p.x - foot.x) * across.x + (p.y - foot.y) * across.y) }
+        let leftReach = reach(mid(left[0], left[3])), rightReach = reach(mid(right[1], right[2]))
+        for line in lines {
+            let dx = line[1].x - line[0].x, dy = line[1].y - line[0].y
+            let length = hypot(dx, dy)
+            guard length > 0, abs((dx * ax.x + dy * ax.y) / length) >= cosMax else { continue }
+            let offsets = line.map { ($0.x - foot.x) * across.x + ($0.y - foot.y) * across.y }
+            let along = line.map { ($0.x - foot.x) * ax.x + ($0.y - foot.y) * ax.y }
+            guard let lo = offsets.min(), let hi = offsets.max(), hi - lo > 0,
+                  along.min()! > -0.1 * axisLength, along.max()! < 1.1 * axisLength else { continue }
+            // `across` points from the left box into the right one when the axis runs upwards (y down).
+            let leftPart = across.x < 0 ? hi : -lo, rightPart = across.x < 0 ? -lo : hi
+            let thickness = hi - lo
+            if leftPart >= minShare * thickness, rightPart >= minShare * thickness,
+               leftPart <= leftReach + 0.1 * thickness, rightPart <= rightReach + 0.1 * thickness { return true }
+        }
+        return false
+    }
+
+    private static func mid(_ a: Point, _ b: Point) -> Point { Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
+
+    private static func width(_ q: Quad) -> Double {
+        (hypot(q.topRight.x - q.topLeft.x, q.topRight.y - q.topLeft.y) + hypot(q.bottomRight.x - q.bottomLeft.x, q.bottomRight.y - q.bottomLeft.y)) / 2
+    }
+}
+
+extension TextSupport {
+    /// Spines the boundary search missed whose title the text detector read: a book leaning further than
+    /// the row's tilt search reaches, or one whose sides are faint. A title line running up a spine gives
+    /// the spine's axis; its sides are the strongest edges parallel to it either side of the line, and
+    /// its top and foot are found as for any spine.
+    ///
+    /// `lines`: the photo's text lines in the working frame (levelled when the photo was). Lines inside a
+    /// box already found, across the row, short, or outside the row's band are passed over.
+    static func seeded(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int,
+                       _ p: DetectorParameters) -> [RowSpines.Found] {
+        let rowH = Double(band.bottom - band.top + 1)
+        let yc = Double(band.top + band.bottom) / 2
+        var out = found
+        let candidates = lines.compactMap { line -> (centre: Point, slope: Double, length: Double, thickness: Double)? in
+            let along = Point(x: line[1].x - line[0].x, y: line[1].y - line[0].y)
+            let length = hypot(along.x, along.y)
+            let thickness = hypot(line[3].x - line[0].x, line[3].y - line[0].y)
+            // Up or down a standing spine, within the tilt a book leaning on its neighbour takes.
+            guard length > 0, abs(along.y) / length >= cos(50 * .pi / 180), length >= 3 * thickness, length >= 0.25 * rowH else { return nil }
+            let centre = Point(x: line.map(\.x).reduce(0, +) / 4, y: line.map(\.y).reduce(0, +) / 4)
+            guard centre.y > Double(band.top), centre.y < Double(band.bottom) else { return nil }
+            return (centre, along.x / along.y, length, thickness)
+        }.sorted { $0.length > $1.length }
+        for c in candidates {
+            let q = out.map { $0.quad.points }
+            if q.contains(where: { TextEvidence.contains($0, c.centre) }) { continue }
+            // Horizontal half-width of the line, then the side searched from it outwards.
+            let half = c.thickness / 2 * (1 + c.slope * c.slope).squareRoot()
+            let xAtYc = c.centre.x + (yc - c.centre.y) * c.slope
+            func side(_ direction: Double) -> (x: Double, strength: Double) {
+                var best = (x: xAtYc + direction * half, strength: 0.0)
+                var d = half * 0.9
+                while d <= half * 3.5 {
+                    let x = xAtYc + direction * d
+                    let s = edgeAlong(m, RowSpines.Line(x: x, slope: c.slope), yc: yc, top: band.top, bottom: band.bottom)
+                    if s > best.strength { best = (x, s) }
+                    d += 1
+                }
+                return best
+            }
+            let l = side(-1), r = side(1)
+            let width = r.x - l.x
+            guard min(l.strength, r.strength) >= 0.3, width / rowH >= p.minWidthRatio, width / rowH <= p.maxWidthRatio else { continue }
+            let left = RowSpines.Line(x: l.x, slope: c.slope), right = RowSpines.Line(x: r.x, slope: c.slope)
+            let reach = max(ceiling, band.top - Int(p.topReach * rowH))
+            var (top, bottom) = RowSpines.verticalExtent(m, RowFinder.Band(top: reach, bottom: band.bottom), left: left, right: right, yc: yc, p)
+            if let footReach = p.footReach, footReach > 0 {
+                bottom = RowSpines.foot(m, band, left: left, right: right, yc: yc, reach: Int(footReach * rowH), p)
+            }
+            let quad = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
+                            bottomRight: Point(x: right.at(bottom, yc), y: bottom), bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
+            // Not over a box already found: this one is there for a spine the others left out.
+            let area = PolygonIoU.area(quad.points)
+            guard area > 0, !q.contains(where: { PolygonIoU.area(PolygonIoU.intersection(quad.points, $0)) > 0.3 * area }) else { continue }
+            let inside = RowSpines.interior(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc)
+            out.append(RowSpines.Found(quad: quad, confidence: (l.strength + r.strength) / 2, lying: false,
+                                       texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma))
+        }
+        guard out.count > found.count else { return found }
+        func key(_ f: RowSpines.Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
+        return out.sorted { key($0) < key($1) }
+    }
+
+    /// Mean strength of the edge running along `line` over the band's rows (the strongest of three pixels
+    /// across it, so a line a pixel off still counts). Any orientation counts: a steeply leaning side is
+    /// split between the vertical and the horizontal edge map.
+    static func edgeAlong(_ m: EdgeMaps, _ line: RowSpines.Line, yc: Double, top: Int, bottom: Int) -> Double {
+        var sum = 0.0, n = 0
+        m.vertical.withUnsafeBufferPointer { V in m.horizontal.withUnsafeBufferPointer { Hm in
+            for y in max(0, top)...min(m.height - 1, bottom) {
+                let x = Int(line.at(Double(y), yc).rounded())
+                var best: Float = 0
+                for dx in -1...1 where x + dx >= 0 && x + dx < m.width {
+                    let i = y * m.width + x + dx
+                    best = max(best, max(V[i], Hm[i]))
+                }
+                sum += Double(best); n += 1
+            }
+        }}
+        return n == 0 ? 0 : sum / Double(n)
+    }
+}
+
+extension Deskew {
+    /// Where a point of the original image lies in the levelled one (the inverse of `source`).
+    func levelled(_ p: Point) -> Point {
+        let dx = p.x - centre.x, dy = p.y - centre.y
+        return Point(x: centre.x + dx * cos(angle) + dy * sin(angle), y: centre.y - dx * sin(angle) + dy * cos(angle))
+    }
+}

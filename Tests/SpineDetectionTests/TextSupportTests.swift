@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import ShelfImage
+@testable import SpineDetection
+
+/// The text cue's part in detection, on drawn shelves with hand-made text evidence.
+@Suite struct TextSupportTests {
+    /// Eleven books on one board, found by edges alone.
+    private func shelf() -> DrawnShelf {
+        var f = DrawnShelf(width: 640, height: 440)
+        f.board(y: 330, thickness: 60)
+        f.standing(from: 30, floorY: 330, widths: [48, 55, 42, 60, 50, 45, 58, 52, 47, 44, 56], heights: [230, 215, 240])
+        return f
+    }
+
+    /// Text probability 0.9 over the middle of each given quad (normalized), 0 elsewhere, on a 160 x 110 grid.
+    private func evidence(printedOn quads: [Quad]) -> TextEvidence {
+        let w = 160, h = 110
+        var prob = [Float](repeating: 0, count: w * h)
+        for q in quads {
+            let xs = q.points.map(\.x), ys = q.points.map(\.y)
+            let cx = (xs.min()! + xs.max()!) / 2, cy = (ys.min()! + ys.max()!) / 2
+            let halfW = (xs.max()! - xs.min()!) * 0.3, halfH = (ys.max()! - ys.min()!) * 0.3
+            for y in Int((cy - halfH) * Double(h))..<Int((cy + halfH) * Double(h)) {
+                for x in Int((cx - halfW) * Double(w))..<Int((cx + halfW) * Double(w)) { prob[y * w + x] = 0.9 }
+            }
+        }
+        return TextEvidence(width: w, height: h, probability: prob, lines: [])
+    }
+
+    @Test func rowCuesWeighAnUnprintedBoxAgainstItsNeighbours() {
+        let c = TextSupport.rowCues(printed: [0.2, 0.8, 0, 0.25, 0.005])
+        #expect(c[0] == [0.2, 0])
+        #expect(c[1] == [0.5, 0], "the printed share is capped")
+        // Three of the other four boxes carry print.
+        #expect(c[2] == [0, 0.75])
+        #expect(c[4] == [0.005, 0.75])
+        // A row the text detector could not read says nothing against any box.
+        #expect(TextSupport.rowCues(printed: [0, 0.01, 0]).allSatisfy { $0[1] == 0 })
+        #expect(TextSupport.rowCues(printed: [0]) == [[0, 0]])
+    }
+
+    @Test func aBoxWithoutPrintAmongPrintedOnesLosesConfidence() {
+        let f = shelf()
+        let plain = SpineDetector().detect(f.image)
+        #expect(plain.spines.count >= 9, "\(plain.spines.count) spines without text")
+        // Print on every found box but the fifth.
+        let unprinted = plain.spines[4].quad
+        let printed = plain.spines.enumerated().filter { $0.offset != 4 }.map(\.element.quad)
+        let r = SpineDetector().detect(f.image, text: evidence(printedOn: printed))
+        let others = r.spines.filter { PolygonIoU.iou($0.quad.points, unprinted.points) < 0.5 }
+        #expect(others.count >= printed.count - 1, "printed boxes kept: \(others.count) of \(printed.count)")
+        let lowestPrinted = others.map(\.confidence).min() ?? 0
+        for s in r.spines where PolygonIoU.iou(s.quad.points, unprinted.points) >= 0.5 {
+            #expect(s.confidence < lowestPrinted, "unprinted \(s.confidence) vs printed \(lowestPrinted)")
+        }
+    }
+
+    @Test func withoutTextEvidenceTheTextModelIsNotUsed() {
+        // No text detector ran: detection is what it was before the text cue, whatever the text model says.
+        let f = shelf()
+        var p = DetectorParameters.bundled
+        p.textConfidenceModel = nil; p.textMinCalibratedConfidence = nil
+        #expect(SpineDetector().detect(f.image) == SpineDetector(parameters: p).detect(f.image))
+        #expect(DetectorParameters.bundled.textConfidenceModel?.count == SpineDetector.confidenceCueNames.count + 1)
+    }
+
+    /// Boxes of one row side by side, normalized to a square photo: x from `x0` over each width, y 0.2...0.8.
+    private func row(_ x0: Double, widths: [Double]) -> ([RowSpines.Found], [Quad]) {
+        var x = x0, found: [RowSpines.Found] = [], quads: [Quad] = []
+        for w in widths {
+            let q = Quad(topLeft: Point(x: x, y: 0.2), topRight: Point(x: x + w, y: 0.2),
+                         bottomRight: Point(x: x + w, y: 0.8), bottomLeft: Point(x: x, y: 0.8))
+            // The working frame: the same boxes at 640 x 640.
+            let working = Quad(topLeft: Point(x: q.topLeft.x * 640, y: q.topLeft.y * 640), topRight: Point(x: q.topRight.x * 640, y: q.topRight.y * 640),
+                               bottomRight: Point(x: q.bottomRight.x * 640, y: q.bottomRight.y * 640),
+                               bottomLeft: Point(x: q.bottomLeft.x * 640, y: q.bottomLeft.y * 640))
+            found.append(RowSpines.Found(quad: working, confidence: 0.6, lying: false, texture: 0.02, lumaSD: 20, chroma: 30))
+            quads.append(q)
+            x += w
+        }
+        return (found, quads)
+    }
+
+    /// A text line from (x, y0) running up to (x, y1) (as on a spine read bottom to top), `thickness` wide.
+    private func upLine(x: Double, y0: Double, y1: Double, thickness: Double) -> TextLine {
+        TextLine(quad: Quad(topLeft: Point(x: x - thickness / 2, y: y0), topRight: Point(x: x - thickness / 2, y: y1),
+                            bottomRight: Point(x: x + thickness / 2, y: y1), bottomLeft: Point(x: x + thickness / 2, y: y0)), score: 0.8)
+    }
+
+    @Test func aTitleLineAcrossASplitJoinsIt() {
+        // Two wide books, then one spine cut in two along its print (the two narrow pieces at 0.30 and 0.35).
+        let (found, quads) = row(0.1, widths: [0.1, 0.1, 0.05, 0.05, 0.1])
+        let title = upLine(x: 0.35, y0: 0.7, y1: 0.3, thickness: 0.04)
+        let (joined, joinedQuads) = TextSupport.joiningSplits(found, quads, lines: [title], aspect: 1)
+        #expect(joined.count == 4 && joinedQuads.count == 4)
+        #expect(abs(joinedQuads[2].topLeft.x - 0.3) < 1e-9 && abs(joinedQuads[2].topRight.x - 0.4) < 1e-9)
+        #expect(abs(joined[2].quad.bottomRight.x - 0.4 * 640) < 1e-9)
+        #expect(joinedQuads[3] == quads[4])
+    }
+
+    @Test func linesThatDoNotCrossASplitLeaveItAlone() {
+        let (found, quads) = row(0.1, widths: [0.1, 0.1, 0.05, 0.05, 0.1])
+        // A title inside one piece; a line across the row (print on a lying book or a shelf label); and a
+        // title crossing the side two ordinary spines share, which is their gap, not a split.
+        let inside = upLine(x: 0.325, y0: 0.7, y1: 0.3, thickness: 0.03)
+        let across = TextLine(quad: Quad(topLeft: Point(x: 0.28, y: 0.5), topRight: Point(x: 0.42, y: 0.5),
+                                         bottomRight: Point(x: 0.42, y: 0.53), bottomLeft: Point(x: 0.28, y: 0.53)), score: 0.8)
+        let wide = upLine(x: 0.2, y0: 0.7, y1: 0.3, thickness: 0.06)
+        let (joined, _) = TextSupport.joiningSplits(found, quads, lines: [inside, across, wide], aspect: 1)
+        #expect(joined.count == 5)
+    }
+
+    @Test func aTitleNoBoxCoversSeedsItsSpine() {
+        // The boundary search found every book; one is taken away as if it had been missed, and its title
+        // line (up the middle of the spine, two thirds of its height) is all that is left of it.
+        let f = shelf()
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(f.image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
+        #expect(all.count >= 9)
+        let missed = all[5].quad
+        let rest = all.enumerated().filter { $0.offset != 5 }.map(\.element)
+        let xs = missed.points.map(\.x), ys = missed.points.map(\.y)
+        let cx = (xs.min()! + xs.max()!) / 2, w = xs.max()! - xs.min()!
+        let y0 = ys.max()! - (ys.max()! - ys.min()!) / 6, y1 = ys.min()! + (ys.max()! - ys.min()!) / 6
+        let title = [Point(x: cx - w / 4, y: y0), Point(x: cx - w / 4, y: y1), Point(x: cx + w / 4, y: y1), Point(x: cx + w / 4, y: y0)]
+        let seeded = TextSupport.seeded(rest, lines: [title], maps, band, ceiling: 0, detector.parameters)
+        #expect(seeded.count == all.count)
+        let best = seeded.map { PolygonIoU.iou($0.quad, missed) }.max() ?? 0
+        #expect(best > 0.8, "best IoU \(best) with the missed spine")
+        // Left to right, as the row's other boxes.
+        let lefts = seeded.map { $0.quad.topLeft.x }
+        #expect(lefts == lefts.sorted())
+        // Its title again, now inside a box: nothing more is seeded; nor from a line across the row.
+        #expect(TextSupport.seeded(all, lines: [title], maps, band, ceiling: 0, detector.parameters).count == all.count)
+        let across = [Point(x: cx - 3 * w, y: 200), Point(x: cx + 3 * w, y: 200), Point(x: cx + 3 * w, y: 210), Point(x: cx - 3 * w, y: 210)]
+        #expect(TextSupport.seeded(rest, lines: [across], maps, band, ceiling: 0, detector.parameters).count == rest.count)
+    }
+}
