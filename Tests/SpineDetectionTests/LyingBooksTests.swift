@@ -69,9 +69,10 @@ private func textEvidence(_ lines: [Quad], on image: RGBImage) -> TextEvidence {
         let f = CoverOnBoard()
         let plain = SpineDetector().detect(f.shelf.image)
         #expect(plain.spines.allSatisfy { !$0.lying })
-        // The standing books are the same whether or not the finder ran.
+        // The standing books' boxes are the same whether or not the finder ran (their confidence is not: with
+        // text evidence it is the model that weighs print).
         let withText = SpineDetector().detect(f.shelf.image, text: f.evidence(f.printLines))
-        #expect(withText.spines.filter { !$0.lying } == plain.spines)
+        #expect(withText.spines.filter { !$0.lying }.map(\.quad) == plain.spines.map(\.quad))
     }
 
     @Test func addsNothingWhenTurnedOff() {
