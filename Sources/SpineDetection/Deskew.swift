@@ -63,4 +63,11 @@ struct Deskew {
         let dx = p.x - centre.x, dy = p.y - centre.y
         return Point(x: centre.x + dx * cos(angle) - dy * sin(angle), y: centre.y + dx * sin(angle) + dy * cos(angle))
     }
+
+    /// Where a point of the original image lies in the levelled one (the inverse of `source`): text lines
+    /// are found on the photo, spines on the levelled image.
+    func levelled(_ p: Point) -> Point {
+        let dx = p.x - centre.x, dy = p.y - centre.y
+        return Point(x: centre.x + dx * cos(angle) + dy * sin(angle), y: centre.y - dx * sin(angle) + dy * cos(angle))
+    }
 }

@@ -46,7 +46,7 @@ enum LyingBooks {
         let W = Double(m.width), H = Double(m.height)
         let toWork = { (q: Point) -> Point in
             let pt = Point(x: q.x * W, y: q.y * H)
-            return deskew?.levelledPoint(pt) ?? pt
+            return deskew?.levelled(pt) ?? pt
         }
         var lines: [Line] = []
         // The detector's lines, and the print its line-finding passed over (small or thin strokes, as a
@@ -543,13 +543,5 @@ enum LyingBooks {
             colour = min(1, (d0 * d0 + d1 * d1 + d2 * d2).squareRoot() / 60)
         }
         return Double(on) / Double(n) + 0.5 * colour
-    }
-}
-
-extension Deskew {
-    /// Where a point of the original image lies in the levelled one (the inverse of `source`).
-    func levelledPoint(_ p: Point) -> Point {
-        let dx = p.x - centre.x, dy = p.y - centre.y
-        return Point(x: centre.x + dx * cos(angle) + dy * sin(angle), y: centre.y - dx * sin(angle) + dy * cos(angle))
     }
 }

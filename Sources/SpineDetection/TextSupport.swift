@@ -182,11 +182,3 @@ extension TextSupport {
         return n == 0 ? 0 : sum / Double(n)
     }
 }
-
-extension Deskew {
-    /// Where a point of the original image lies in the levelled one (the inverse of `source`).
-    func levelled(_ p: Point) -> Point {
-        let dx = p.x - centre.x, dy = p.y - centre.y
-        return Point(x: centre.x + dx * cos(angle) + dy * sin(angle), y: centre.y - dx * sin(angle) + dy * cos(angle))
-    }
-}

@@ -134,7 +134,7 @@ private func textEvidence(_ lines: [Quad], on image: RGBImage) -> TextEvidence {
     @Test func levellingRoundTrips() {
         let d = Deskew(angle: 0.05, centre: Point(x: 320, y: 240))
         let p = Point(x: 100, y: 400)
-        let back = d.source(d.levelledPoint(p))
+        let back = d.source(d.levelled(p))
         #expect(abs(back.x - p.x) < 1e-9 && abs(back.y - p.y) < 1e-9)
     }
 }
