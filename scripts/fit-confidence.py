@@ -10,7 +10,7 @@ removes mostly wrong boxes.
     scripts/fit-confidence.py /tmp/boxes.csv [--real-weight 5] --drop texture,rowEnd,chroma,lumaSpread
 
 Two models are shipped. "textConfidenceModel" (used when the text cue ran) is fitted on a dump made with
-the text cue, as above (detector-v2.6: that command, on the detector with the lying-book finder and the floor rule). "confidenceModel" (used without it) is fitted on a
+the text cue, as above (detector-v2.7: that command, on the detector with the lying-book finder and the floor rule). "confidenceModel" (used without it) is fitted on a
 dump made with --no-text, with printed,unprintedRow added to --drop, so detection without the model
 cache keeps a model that never learnt to expect print.
 

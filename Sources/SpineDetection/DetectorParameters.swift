@@ -146,9 +146,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.6); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.7); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.6", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.7", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -158,8 +158,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
-        confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
-        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-8.3214, 6.8714, 13.9091, -1.6723, -1.3447, -1.2474, -5.1397, 0.0000, 0.0000, 0.0000, 0.0000, 13.7455, -1.9479],
+        confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
+        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-7.8058, 5.3790, 14.6976, -1.5696, -1.2112, -1.2556, -4.6888, 0.0000, 0.0000, 0.0000, 0.0000, 11.8533, -2.1025, -1.4732],
         textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5,
         rowsNeedVisibleFeet: true)

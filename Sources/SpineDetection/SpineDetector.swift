@@ -24,7 +24,8 @@ public struct SpineDetector: Sendable {
     /// its row carry it (see `TextSupport`; both 0 when no text evidence was given).
     /// scripts/fit-confidence.py fits `confidenceModel` on them.
     public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying", "texture",
-                                            "rowEnd", "chroma", "lumaSpread", "printed", "unprintedRow"]
+                                            "rowEnd", "chroma", "lumaSpread", "printed", "unprintedRow",
+                                            "unprintedRowEnd"]
 
     /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
     /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.

@@ -19,11 +19,15 @@ enum TextSupport {
     /// - `printed`: the box's own share, capped at 0.5 (beyond it a box is no more a spine).
     /// - `unprintedRow`: for a box without print, the share of the other boxes of its row that carry
     ///   print (1: every other box does); 0 for a printed box and in a row the detector could not read.
+    /// - `unprintedRowEnd`: 1 for a box without print at either end of its row, where cabinet sides, posts,
+    ///   bookends and the wall beyond the last book are met (on their own, row ends are no worse than
+    ///   other boxes: the cue weighed nothing without print).
     static func rowCues(printed: [Double]) -> [[Double]] {
         let printedInRow = printed.filter { $0 >= printedFloor }.count
-        return printed.map { p in
-            guard p < printedFloor else { return [min(0.5, p), 0] }
-            return [p, printed.count > 1 ? Double(printedInRow) / Double(printed.count - 1) : 0]
+        return printed.enumerated().map { k, p in
+            guard p < printedFloor else { return [min(0.5, p), 0, 0] }
+            let end = k == 0 || k == printed.count - 1
+            return [p, printed.count > 1 ? Double(printedInRow) / Double(printed.count - 1) : 0, end ? 1 : 0]
         }
     }
 }

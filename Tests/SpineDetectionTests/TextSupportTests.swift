@@ -30,14 +30,14 @@ import ShelfImage
 
     @Test func rowCuesWeighAnUnprintedBoxAgainstItsNeighbours() {
         let c = TextSupport.rowCues(printed: [0.2, 0.8, 0, 0.25, 0.005])
-        #expect(c[0] == [0.2, 0])
-        #expect(c[1] == [0.5, 0], "the printed share is capped")
-        // Three of the other four boxes carry print.
-        #expect(c[2] == [0, 0.75])
-        #expect(c[4] == [0.005, 0.75])
+        #expect(c[0] == [0.2, 0, 0], "a printed box at the row's end is not marked")
+        #expect(c[1] == [0.5, 0, 0], "the printed share is capped")
+        // Three of the other four boxes carry print; the last box is also at the row's end.
+        #expect(c[2] == [0, 0.75, 0])
+        #expect(c[4] == [0.005, 0.75, 1])
         // A row the text detector could not read says nothing against any box.
         #expect(TextSupport.rowCues(printed: [0, 0.01, 0]).allSatisfy { $0[1] == 0 })
-        #expect(TextSupport.rowCues(printed: [0]) == [[0, 0]])
+        #expect(TextSupport.rowCues(printed: [0]) == [[0, 0, 1]])
     }
 
     @Test func aBoxWithoutPrintAmongPrintedOnesLosesConfidence() {
