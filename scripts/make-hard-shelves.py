@@ -249,12 +249,13 @@ def scene(rng):
 
 
 def homography(src, dst):
-    a = []
+    """The 3x3 map taking the four `src` corners to `dst`, with its last entry fixed at 1 (eight unknowns,
+    two equations per corner)."""
+    rows, rhs = [], []
     for (x, y), (u, v) in zip(src, dst):
-        a.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
-        a.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
-    _, _, vt = np.linalg.svd(np.array(a, np.float64))
-    return vt[-1].reshape(3, 3) / vt[-1][-1]
+        rows += [[x, y, 1, 0, 0, 0, -u * x, -u * y], [0, 0, 0, x, y, 1, -v * x, -v * y]]
+        rhs += [u, v]
+    return np.append(np.linalg.solve(np.array(rows, np.float64), np.array(rhs, np.float64)), 1).reshape(3, 3)
 
 
 def photograph(canvas, books, rng):
