@@ -12,6 +12,9 @@ public struct ShelfFixture: Sendable {
     ///   - seed: varies colours and widths, so two fixtures with different seeds have different bytes.
     public static func make(width: Int = 640, height: Int = 360, spineCount: Int = 8, seed: UInt64 = 1) -> ShelfFixture {
         var rng = SplitMix64(seed: seed)
+        // Titles from their own generator, so colours and widths stay what each seed always gave.
+        var titleRNG = SplitMix64(seed: seed ^ 0x5EED_717E)
+        let titles = ["EMMA", "ODES", "DUNE", "IVANHOE", "MIDDLEMARCH", "WALDEN", "ULYSSES", "BEOWULF", "CANDIDE", "HAMLET"]
         var image = RGBImage(width: width, height: height, fill: (92, 72, 58))   // a brown back panel
         let boardTop = height * 84 / 100
         image.fillRect(x: 0, y: boardTop, width: width, height: height - boardTop, color: (150, 108, 70))
@@ -33,9 +36,18 @@ public struct ShelfFixture: Sendable {
             last = colorIndex
             let y = boardTop - h
             image.fillRect(x: x, y: y, width: w, height: h, color: palette[colorIndex])
-            // A title band, as printed spines have, so the spine is not a flat block.
-            let band = palette[(colorIndex + 4) % palette.count]
-            image.fillRect(x: x + w / 4, y: y + h / 5, width: max(2, w / 2), height: h / 3, color: band)
+            // A printed title running down the spine, as real spines carry: the detector weighs print, and a
+            // coloured block standing in for a title reads to PP-OCR's text detector as a line across the books.
+            let word = titles[Int(titleRNG.next() % UInt64(titles.count))]
+            let color = palette[colorIndex]
+            let ink: (UInt8, UInt8, UInt8) = Int(color.0) + Int(color.1) + Int(color.2) > 380 ? (20, 20, 25) : (245, 240, 230)
+            var scale = max(1, w * 6 / 10 / 13)
+            var title = BitmapText.standingSpine(BitmapText.render(word, scale: scale, ink: ink, paper: color))
+            while title.height > h * 7 / 10, scale > 1 {
+                scale -= 1
+                title = BitmapText.standingSpine(BitmapText.render(word, scale: scale, ink: ink, paper: color))
+            }
+            image.paste(title, x: x + (w - title.width) / 2, y: y + h / 8)
             spines.append((x, y, w, h))
             x += w + 3   // a shadow gap: the back panel shows between books
         }
@@ -44,6 +56,16 @@ public struct ShelfFixture: Sendable {
 }
 
 extension RGBImage {
+    /// Copies `other` with its top-left corner at (x, y), clipped to the image.
+    public mutating func paste(_ other: RGBImage, x: Int, y: Int) {
+        for row in 0..<other.height where y + row >= 0 && y + row < height {
+            for column in 0..<other.width where x + column >= 0 && x + column < width {
+                let d = ((y + row) * width + x + column) * 3, s = (row * other.width + column) * 3
+                pixels[d] = other.pixels[s]; pixels[d + 1] = other.pixels[s + 1]; pixels[d + 2] = other.pixels[s + 2]
+            }
+        }
+    }
+
     /// Fills a rectangle, clipped to the image.
     public mutating func fillRect(x: Int, y: Int, width: Int, height: Int, color: (UInt8, UInt8, UInt8)) {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(self.width, x + width), y1 = min(self.height, y + height)

@@ -93,6 +93,14 @@ public enum ShelfscanProcess {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // A test that moves the cache directory (to isolate a reading or enrichment cache) still means the
+        // models `scripts/setup.sh` fetched: without them `scan` would detect without the text cue, and the
+        // test would compare two different detectors.
+        if environment["XDG_CACHE_HOME"] != nil, environment["SHELFSCAN_MODELS_DIR"] == nil, env["SHELFSCAN_MODELS_DIR"] == nil {
+            let cache = env["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+            env["SHELFSCAN_MODELS_DIR"] = cache.appendingPathComponent("shelfscan/models").path
+        }
         for (key, value) in environment { env[key] = value }
         process.environment = env
         return process
