@@ -264,7 +264,7 @@ enum LyingBooks {
         // spine-on has its neighbours' print beyond each long side, so this holds for covers only.
         let cover = (a1 - a0) < 4 * (b1 - b0)
         func beyond(_ across: Bool, _ span: (Double, Double)) -> ((Double, Double) -> Bool)? {
-            guard cover else { return nil }
+            guard cover, text.width > 0, text.height > 0 else { return nil }
             return { offset, outward in
                 var printed = 0, n = 0
                 var s = span.0
