@@ -427,6 +427,8 @@ enum LyingBooks {
     static func bestSide(_ m: EdgeMaps, _ f: Frame, across: Bool, from: Double, to: Double, span: (Double, Double),
                          printBeyond: ((Double, Double) -> Bool)? = nil, background: (Double, Double, Double)? = nil) -> Side? {
         let step = from < to ? 1.0 : -1.0
+        // The search runs over the photo's pixels; a distance no photo has (print far off it) is no side.
+        guard abs(to - from) < 1e7 else { return nil }
         let count = Int(abs(to - from))
         guard count >= 2, span.1 - span.0 >= 4 else { return nil }
         var scores: [(offset: Double, tilt: Double, score: Double)] = []
