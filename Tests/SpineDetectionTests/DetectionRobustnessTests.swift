@@ -232,6 +232,18 @@ import ShelfScanTestSupport
         }
     }
 
+    /// The cases above are not vacuous: the drawn shelves give rows (so text seeds, joins and row cues
+    /// run), the turned one is levelled first, and the cover's print gives a lying box.
+    @Test func theShelvesReachTheTextCode() {
+        let detector = SpineDetector()
+        #expect(detector.workingMaps(Photo.tilted.image).1 != nil, "the turned shelf is levelled")
+        for photo in [Photo.shelf, .tilted] {
+            let r = detector.detectWithCues(photo.image, text: Evidence.coverPrint.evidence)
+            #expect(r.result.rows.count >= 2, "\(photo): \(r.result.rows.count) rows")
+            #expect(r.result.spines.filter { !$0.lying }.count >= 8, "\(photo): \(r.result.spines.count) boxes")
+        }
+    }
+
     @Test func evidenceIsCleanedAtTheBoundary() {
         // A grid that does not match its size (or whose size overflows) is dropped; the lines stay.
         let mismatched = TextEvidence(width: 10, height: 10, probability: [1, 1], lines: Evidence.coverLines)
