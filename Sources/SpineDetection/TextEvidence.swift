@@ -16,7 +16,7 @@ public struct TextEvidence: Sendable, Equatable {
     public private(set) var lines: [TextLine]
 
     /// Evidence is cleaned here rather than trusted: it comes from a model (or any caller) and a scan must
-    /// never crash on it. A grid whose cells do not match `width` x `height` tells nowhere where print is,
+    /// never crash on it. A grid whose cells do not match `width` x `height` says nothing of where print is,
     /// so it is dropped (an empty grid: nothing printed); a cell that is NaN reads as no print and the rest
     /// are held to 0...1. A line with a corner that is not finite or lies more than a photo's size beyond
     /// it is no line the detector saw, so it is dropped (PP-OCR's lines reach only a few pixels past the
