@@ -58,22 +58,29 @@ public struct TextDetector: Sendable {
         guard output.shape.count == 4, output.shape[2] == h, output.shape[3] == w else {
             throw .badInput("text detector answered with shape \(output.shape) for input \(h)x\(w)")
         }
-        let lines = scaledBack(postprocess(output.values, width: w, height: h), width: w, height: h, to: image)
+        let lines = Self.scaledBack(Self.postprocess(output.values, width: w, height: h, options: options), width: w, height: h,
+                                    toWidth: image.width, height: image.height)
         return (lines, TextProbabilityMap(width: w, height: h, values: output.values))
     }
 
-    private func scaledBack(_ found: [DetectedLine], width w: Int, height h: Int, to image: RGBImage) -> [DetectedLine] {
-        let sx = Double(image.width) / Double(w), sy = Double(image.height) / Double(h)
+    /// Lines found at the network's `w` x `h` back in an image of `imageWidth` x `imageHeight`; a line
+    /// that does not come out as a finite rectangle (a degenerate axis or size) is dropped, never passed on.
+    static func scaledBack(_ found: [DetectedLine], width w: Int, height h: Int, toWidth imageWidth: Int, height imageHeight: Int) -> [DetectedLine] {
+        guard w > 0, h > 0, imageWidth > 0, imageHeight > 0 else { return [] }
+        let sx = Double(imageWidth) / Double(w), sy = Double(imageHeight) / Double(h)
         return found.compactMap { line in
             var r = line.rect
             // Back to the input image's pixels; the scale may differ per axis (sides rounded to 32).
             let ux = r.axis.x * sx, uy = r.axis.y * sy
             let vx = -r.axis.y * sx, vy = r.axis.x * sy
             let lu = (ux * ux + uy * uy).squareRoot(), lv = (vx * vx + vy * vy).squareRoot()
+            guard lu > 0, lv > 0, lu.isFinite, lv.isFinite else { return nil }
             r.center = Point(x: r.center.x * sx, y: r.center.y * sy)
             r.axis = Point(x: ux / lu, y: uy / lu)
             r.halfLength *= lu
             r.halfThickness *= lv
+            let parts = [r.center.x, r.center.y, r.axis.x, r.axis.y, r.halfLength, r.halfThickness]
+            guard parts.allSatisfy(\.isFinite) else { return nil }
             return DetectedLine(rect: r, score: line.score)
         }
     }
@@ -104,8 +111,10 @@ public struct TextDetector: Sendable {
         return out
     }
 
-    /// DB post-processing on a probability map.
-    func postprocess(_ prob: [Float], width w: Int, height h: Int) -> [DetectedLine] {
+    /// DB post-processing on a probability map; a map that is empty or smaller than `w` x `h` holds no lines.
+    static func postprocess(_ prob: [Float], width w: Int, height h: Int, options: Options) -> [DetectedLine] {
+        let (cells, overflow) = w.multipliedReportingOverflow(by: h)
+        guard w > 0, h > 0, !overflow, prob.count >= cells else { return [] }
         var label = [Int32](repeating: 0, count: w * h)
         var lines: [DetectedLine] = []
         var stack: [Int] = []
@@ -154,12 +163,13 @@ public struct TextDetector: Sendable {
             lines.append(DetectedLine(rect: grown, score: score))
         }
         lines.sort { $0.score > $1.score }
-        return Array(lines.prefix(options.maxCandidates))
+        return Array(lines.prefix(max(0, options.maxCandidates)))
     }
 
     /// PaddleOCR's "fast" box score: the mean probability over the pixels inside the rectangle.
-    func meanProbability(_ prob: [Float], width w: Int, height h: Int, inside rect: RotatedRect) -> Double {
+    static func meanProbability(_ prob: [Float], width w: Int, height h: Int, inside rect: RotatedRect) -> Double {
         let q = rect.quad.points
+        guard q.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return 0 }
         let minX = max(0, Int(q.map(\.x).min()!.rounded(.down))), maxX = min(w - 1, Int(q.map(\.x).max()!.rounded(.up)))
         let minY = max(0, Int(q.map(\.y).min()!.rounded(.down))), maxY = min(h - 1, Int(q.map(\.y).max()!.rounded(.up)))
         guard minX <= maxX, minY <= maxY else { return 0 }
@@ -169,7 +179,9 @@ public struct TextDetector: Sendable {
             for x in minX...maxX {
                 let dx = Double(x) - rect.center.x, dy = Double(y) - rect.center.y
                 if abs(dx * u.x + dy * u.y) <= rect.halfLength + 0.5 && abs(dx * v.x + dy * v.y) <= rect.halfThickness + 0.5 {
-                    sum += Double(prob[y * w + x])
+                    // Held to 0...1 (NaN as 0) so the score is a probability whatever the map holds.
+                    let cell = prob[y * w + x]
+                    sum += cell.isNaN ? 0 : Double(min(1, max(0, cell)))
                     n += 1
                 }
             }

@@ -264,7 +264,7 @@ enum LyingBooks {
         // spine-on has its neighbours' print beyond each long side, so this holds for covers only.
         let cover = (a1 - a0) < 4 * (b1 - b0)
         func beyond(_ across: Bool, _ span: (Double, Double)) -> ((Double, Double) -> Bool)? {
-            guard cover else { return nil }
+            guard cover, text.width > 0, text.height > 0 else { return nil }
             return { offset, outward in
                 var printed = 0, n = 0
                 var s = span.0
@@ -427,6 +427,8 @@ enum LyingBooks {
     static func bestSide(_ m: EdgeMaps, _ f: Frame, across: Bool, from: Double, to: Double, span: (Double, Double),
                          printBeyond: ((Double, Double) -> Bool)? = nil, background: (Double, Double, Double)? = nil) -> Side? {
         let step = from < to ? 1.0 : -1.0
+        // The search runs over the photo's pixels; a distance no photo has (print far off it) is no side.
+        guard abs(to - from) < 1e7 else { return nil }
         let count = Int(abs(to - from))
         guard count >= 2, span.1 - span.0 >= 4 else { return nil }
         var scores: [(offset: Double, tilt: Double, score: Double)] = []

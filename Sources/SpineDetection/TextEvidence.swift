@@ -7,22 +7,41 @@ import ShelfImage
 public struct TextEvidence: Sendable, Equatable {
     /// Text probability (0...1) per cell of a `width` x `height` grid spanning the whole upright photo,
     /// row-major.
-    public var width: Int
-    public var height: Int
-    public var probability: [Float]
+    ///
+    /// Read-only, so the cleaning in `init` holds for every value the detector is handed.
+    public private(set) var width: Int
+    public private(set) var height: Int
+    public private(set) var probability: [Float]
     /// The text lines found in it, best first.
-    public var lines: [TextLine]
+    public private(set) var lines: [TextLine]
 
+    /// Evidence is cleaned here rather than trusted: it comes from a model (or any caller) and a scan must
+    /// never crash on it. A grid whose cells do not match `width` x `height` says nothing of where print is,
+    /// so it is dropped (an empty grid: nothing printed); a cell that is NaN reads as no print and the rest
+    /// are held to 0...1. A line with a corner that is not finite or lies more than a photo's size beyond
+    /// it is no line the detector saw, so it is dropped (PP-OCR's lines reach only a few pixels past the
+    /// border).
     public init(width: Int, height: Int, probability: [Float], lines: [TextLine]) {
-        precondition(probability.count == width * height, "probability must have width x height cells")
-        self.width = width; self.height = height; self.probability = probability; self.lines = lines
+        let (cells, overflow) = width.multipliedReportingOverflow(by: height)
+        if width > 0, height > 0, !overflow, cells == probability.count {
+            self.width = width; self.height = height
+            self.probability = probability.map { $0.isNaN ? 0 : min(1, max(0, $0)) }
+        } else {
+            self.width = 0; self.height = 0; self.probability = []
+        }
+        self.lines = lines.compactMap { line in
+            guard line.quad.points.allSatisfy({ $0.x >= -1 && $0.x <= 2 && $0.y >= -1 && $0.y <= 2 }) else { return nil }
+            return TextLine(quad: line.quad, score: line.score.isNaN ? 0 : min(1, max(0, line.score)))
+        }
     }
 
     /// The share of a quad's area (normalized to the photo) that the text detector called print
     /// (probability above `threshold`): about 0 on wood, walls and plain panels.
     public func printedFraction(inside quad: Quad, threshold: Float = 0.3) -> Double {
         let q = quad.points.map { Point(x: $0.x * Double(width), y: $0.y * Double(height)) }
-        let xs = q.map(\.x), ys = q.map(\.y)
+        guard width > 0, height > 0, q.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return 0 }
+        // Held to one cell beyond the grid before becoming an Int: a quad far off the photo covers none of it.
+        let xs = q.map { min(Double(width), max(-1, $0.x)) }, ys = q.map { min(Double(height), max(-1, $0.y)) }
         let x0 = max(0, Int(xs.min()!.rounded(.down))), x1 = min(width - 1, Int(xs.max()!.rounded(.up)))
         let y0 = max(0, Int(ys.min()!.rounded(.down))), y1 = min(height - 1, Int(ys.max()!.rounded(.up)))
         guard x0 <= x1, y0 <= y1 else { return 0 }

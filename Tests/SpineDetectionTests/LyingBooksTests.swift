@@ -51,6 +51,29 @@ private func textEvidence(_ lines: [Quad], on image: RGBImage) -> TextEvidence {
 }
 
 @Suite struct LyingBooksTests {
+    /// Lines without a probability grid (an empty one, as `TextEvidence` keeps when the model's map is
+    /// unusable): the cover's outline is still searched, and the print beyond each side reads as none.
+    @Test func aCoverWithoutAProbabilityGrid() {
+        let f = CoverOnBoard()
+        let lines = f.evidence(f.printLines).lines
+        var patched = f
+        // Around the cover a ground of four colours, so no side's far strip matches the ground and each
+        // search weighs the print beyond its candidate lines.
+        patched.shelf.rect(0, 205, 290, 275, (90, 60, 40))
+        patched.shelf.rect(555, 205, 85, 275, (230, 230, 230))
+        patched.shelf.rect(290, 205, 265, 52, (150, 40, 40))
+        patched.shelf.rect(290, 445, 265, 35, (30, 30, 30))
+        for image in [f.shelf.image, patched.shelf.image] {
+            for evidence in [TextEvidence(width: 0, height: 0, probability: [], lines: lines),
+                             TextEvidence(width: 1, height: 1, probability: [0], lines: lines)] {
+                let r = SpineDetector().detect(image, text: evidence)
+                // Print is what makes a lying box sure: with none on the grid, no cover is claimed.
+                #expect(r.spines.filter(\.lying).isEmpty, "lying boxes: \(r.spines.filter(\.lying).map(\.quad))")
+                #expect(!r.spines.isEmpty)
+            }
+        }
+    }
+
     @Test func findsACoverLyingFaceUpFromItsPrint() {
         let f = CoverOnBoard()
         let r = SpineDetector().detect(f.shelf.image, text: f.evidence(f.printLines))
