@@ -80,7 +80,14 @@ public struct SpineDetector: Sendable {
         // Books lying down that the rows' cuts missed, found from print running across the photo; they
         // carry a confidence of their own, so `cues` stays the rows' boxes' (which come first).
         if let text {
-            spines += LyingBooks.spines(maps, deskew: deskew, text: text, standing: standing, bands: bands, after: spines, p)
+            let lying = LyingBooks.spines(maps, deskew: deskew, text: text, standing: standing, bands: bands, after: spines, p)
+            // Books lying on a board with nothing standing beside them make no band: they are a row of their own,
+            // so every spine's `row` indexes `rows`.
+            if rows.isEmpty, !lying.isEmpty {
+                let ys = lying.flatMap { $0.quad.points.map(\.y) }
+                rows.append(ShelfRow(index: 0, top: ys.min() ?? 0, bottom: ys.max() ?? 1))
+            }
+            spines += lying
         }
         return (DetectionResult(rows: rows, spines: spines), cues)
     }

@@ -12,10 +12,12 @@ private struct CoverOnBoard {
     /// Title, author and publisher lines on the cover, in pixels.
     var printLines: [Quad] = []
 
-    init() {
+    init(withStandingBooks: Bool = true) {
         shelf = DrawnShelf(width: 640, height: 480)
         shelf.rect(0, 200, 640, 280, (200, 170, 130))
-        shelf.standing(from: 20, floorY: 200, widths: [44, 52, 40, 60, 48, 38, 50, 46], heights: [160, 150, 170])
+        if withStandingBooks {
+            shelf.standing(from: 20, floorY: 200, widths: [44, 52, 40, 60, 48, 38, 50, 46], heights: [160, 150, 170])
+        }
         shelf.fill(cover, (40, 90, 170))
         for (y, x0, x1) in [(300.0, 330.0, 500.0), (330, 340, 470), (395, 360, 440)] {
             let line = Quad(topLeft: Point(x: x0, y: y), topRight: Point(x: x1, y: y),
@@ -86,6 +88,17 @@ private func textEvidence(_ lines: [Quad], on image: RGBImage) -> TextEvidence {
         #expect(box.confidence >= 0.5 && box.confidence <= 1)
         // It is added beside the standing books, never over one of them.
         for s in r.spines where !s.lying { #expect(PolygonIoU.iou(s.quad.points, box.quad.points) == 0) }
+    }
+
+    @Test func aCoverAloneOnABoardIsARowOfItsOwn() {
+        // Nothing stands beside it, so the row finder finds no band: the cover's row is still one of `rows`.
+        let f = CoverOnBoard(withStandingBooks: false)
+        let r = SpineDetector().detect(f.shelf.image, text: f.evidence(f.printLines))
+        let lying = r.spines.filter(\.lying)
+        #expect(lying.count == 1, "lying boxes: \(lying.map(\.quad))")
+        #expect(!r.rows.isEmpty)
+        #expect(r.spines.allSatisfy { $0.row >= 0 && $0.row < r.rows.count })
+        if let box = lying.first { #expect(PolygonIoU.iou(box.quad.points, f.normalizedCover()) > 0.8) }
     }
 
     @Test func addsNothingWithoutTextEvidence() {
