@@ -386,7 +386,8 @@ if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { prin
         guard let i = try? ImageDecoder.info(fileAt: p) else { return nil }
         return String(format: "%.1f MP", Double(i.width * i.height) / 1e6)
     }).sorted().joined(separator: ", ")
-    print(String(format: "timing: median decode(scan path, 1280 px)+text cue+detect %.1f ms per photo (%d photos x %d runs, %@, one thread)",
+    print(String(format: "timing: median decode(scan path, 1280 px)+%@detect %.1f ms per photo (%d photos x %d runs, %@, one thread)",
+                 textCue == nil ? "" : "text cue+",
                  times[times.count / 2], timed.count, runs, sizes))
 }
 
