@@ -309,7 +309,7 @@ if boxDump != nil { params.confidenceModel = nil; params.textConfidenceModel = n
 let detector = SpineDetector(parameters: params)
 print("detector parameters: \(detector.parameters.version)")
 // The text cue, as `scan` runs it: PP-OCR's detector from the model cache (`--no-text` measures without it).
-let textLongSide = Int(argument("--text-side") ?? "") ?? params.textCueLongSide ?? 640
+let textLongSide = Int(argument("--text-side") ?? "") ?? params.textCueLongSide ?? TextCue.defaultLongSide
 let textCue: TextCue? = CommandLine.arguments.contains("--no-text") ? nil : TextCue.fromModelCache(longSide: textLongSide)
 print("text cue: \(textCue == nil ? "off" : "PP-OCR text detector at \(textLongSide) px")")
 

@@ -66,7 +66,7 @@ extension PhotoScanner {
         if case .ppocr(let directory?) = choice { modelsDirectory = URL(fileURLWithPath: directory, isDirectory: true) }
         let detector = SpineDetector()
         let textCue = TextCue.fromModelCache(modelsDirectory, environment: environment,
-                                             longSide: detector.parameters.textCueLongSide ?? 640)
+                                             longSide: detector.parameters.textCueLongSide)
         return PhotoScanner(configuration: configuration, detector: detector, reader: reader, textCue: textCue,
                             catalog: catalog, library: library)
     }

@@ -116,7 +116,7 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var textConfidenceModel: [Double]?
     /// Long side, in pixels, the text detector runs its network at when it supplies the text cue: the
     /// titles of thin spines on a shelf seen whole are a few pixels high at 640, and a spine whose print
-    /// the detector cannot see reads as unprinted. Absent: the text cue's default (640).
+    /// the detector cannot see reads as unprinted. Absent: the text cue's default (`TextCue.defaultLongSide`).
     public var textCueLongSide: Int?
     /// The floor `minCalibratedConfidence` plays for `textConfidenceModel`; absent: that floor.
     public var textMinCalibratedConfidence: Double?

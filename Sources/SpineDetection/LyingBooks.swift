@@ -73,10 +73,10 @@ enum LyingBooks {
         for cluster in clusters(lines) {
             for f in books(around: cluster, m, text: text, deskew: deskew, p) {
                 // Never a second box on a book the rows already hold, nor on one found from another cluster.
-                if standing.contains(where: { PolygonIoU.iou($0, f.quad) > 0.3 || covered($0, by: f.quad) > 0.6 }) { continue }
+                if standing.contains(where: { PolygonIoU.iou($0, f.quad) > 0.3 || PolygonIoU.covered($0.points, by: f.quad.points) > 0.6 }) { continue }
                 // A box running over standing spines is print on them or on a face-out cover among them
                 // (their boxes stop short of its print), not a book lying down.
-                if upright.reduce(0, { $0 + covered(f.seen, by: $1) }) > 0.2 { continue }
+                if upright.reduce(0, { $0 + PolygonIoU.covered(f.seen.points, by: $1.points) }) > 0.2 { continue }
                 // Print under the feet of a row of standing books is the shelf's label strip.
                 if f.spineOn && feetOn(f.seen, upright) > 0.3 { continue }
                 if out.contains(where: { overlap($0.quad, f.quad) > 0.3 }) { continue }
@@ -187,12 +187,6 @@ enum LyingBooks {
             if sign == 0 { sign = z } else if (z > 0) != (sign > 0) { return false }
         }
         return sign != 0
-    }
-
-    /// The share of `a` inside `b`.
-    static func covered(_ a: Quad, by b: Quad) -> Double {
-        let aa = PolygonIoU.area(a.points)
-        return aa > 0 ? PolygonIoU.area(PolygonIoU.intersection(a.points, b.points)) / aa : 0
     }
 
     /// The larger of the shares of either quad covered by the other.

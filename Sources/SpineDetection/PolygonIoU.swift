@@ -13,6 +13,12 @@ public enum PolygonIoU {
         return abs(s) / 2
     }
 
+    /// The share of `a` inside `b` (0 for a degenerate `a`): how much of a new box lies over one already kept.
+    public static func covered(_ a: [Point], by b: [Point]) -> Double {
+        let aa = area(a)
+        return aa > 0 ? area(intersection(a, b)) / aa : 0
+    }
+
     /// Counter-clockwise order (in y-down coordinates: as the signed area sees it), so clipping is consistent.
     static func oriented(_ poly: [Point]) -> [Point] {
         var s = 0.0

@@ -38,13 +38,13 @@ public struct SpineDetector: Sendable {
         var spines: [DetectedSpine] = []
         var cues: [[Double]] = []
         var ceiling = 0
-        var bands: [RowFinder.Band] = [], standing: [(quad: Quad, lying: Bool)] = []
+        let bands = RowFinder.rows(maps, p)
+        var standing: [(quad: Quad, lying: Bool)] = []
         // The text lines in the frame the rows are found in.
         let workingLines = (text?.lines ?? []).map { line in
             line.quad.points.map { pt in deskew?.levelled(Point(x: pt.x * W, y: pt.y * H)) ?? Point(x: pt.x * W, y: pt.y * H) }
         }
-        for band in RowFinder.rows(maps, p) {
-            bands.append(band)
+        for band in bands {
             defer { ceiling = band.bottom + 1 }
             let rowIndex = rows.count
             // In the photo's own frame: where the levelled band's lines cross the centre column, and their tilt.

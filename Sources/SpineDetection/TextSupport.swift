@@ -156,8 +156,7 @@ extension TextSupport {
             let quad = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
                             bottomRight: Point(x: right.at(bottom, yc), y: bottom), bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
             // Not over a box already found: this one is there for a spine the others left out.
-            let area = PolygonIoU.area(quad.points)
-            guard area > 0, !q.contains(where: { PolygonIoU.area(PolygonIoU.intersection(quad.points, $0)) > 0.3 * area }) else { continue }
+            guard PolygonIoU.area(quad.points) > 0, !q.contains(where: { PolygonIoU.covered(quad.points, by: $0) > 0.3 }) else { continue }
             let inside = RowSpines.interior(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc)
             out.append(RowSpines.Found(quad: quad, confidence: (l.strength + r.strength) / 2, lying: false,
                                        texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma))

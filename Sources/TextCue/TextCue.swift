@@ -12,9 +12,12 @@ import SpineDetection
 public final class TextCue: Sendable {
     let detector: TextDetector
 
-    /// `longSide`: the network's input size. The spine detector works at 640 px, and at that size the
-    /// detector still finds the titles of 1%-wide spines while costing tens of milliseconds on one core.
-    public init(models: PPOCRModels, longSide: Int = 640) throws(OnnxRuntimeError) {
+    /// The network's input size when the detector's parameters name none. The spine detector works at 640 px,
+    /// and at that size the text detector still finds the titles of 1%-wide spines while costing tens of
+    /// milliseconds on one core.
+    public static let defaultLongSide = 640
+
+    public init(models: PPOCRModels, longSide: Int = defaultLongSide) throws(OnnxRuntimeError) {
         let runtime = try OnnxRuntime.load(libraryPath: models.runtimeLibrary)
         var options = TextDetector.Options()
         options.maxSide = longSide
@@ -26,12 +29,12 @@ public final class TextCue: Sendable {
     /// when its files are not there.
     public static func fromModelCache(_ directory: URL? = nil,
                                       environment: [String: String] = ProcessInfo.processInfo.environment,
-                                      longSide: Int = 640) -> TextCue? {
+                                      longSide: Int? = nil) -> TextCue? {
         let dir = directory ?? PPOCRModels.defaultDirectory(environment: environment)
         guard let models = try? PPOCRModels.inDirectory(dir),
               FileManager.default.fileExists(atPath: models.detector),
               FileManager.default.fileExists(atPath: models.runtimeLibrary) else { return nil }
-        return try? TextCue(models: models, longSide: longSide)
+        return try? TextCue(models: models, longSide: longSide ?? defaultLongSide)
     }
 
     /// The evidence for `image` (the upright photo at any size), or nil when inference failed: a bad
