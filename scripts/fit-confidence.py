@@ -6,20 +6,25 @@ lacks print in a printed row), so that a confidence of 0.5 means even odds and `
 removes mostly wrong boxes.
 
     swift build -c release --product eval-detection
-    BOOKFINDER_DIR=/work/data/bookfinder .build/release/eval-detection --runs 0 --dump-boxes /tmp/boxes.csv
-    scripts/fit-confidence.py /tmp/boxes.csv [--real-weight 5] --drop texture,rowEnd,chroma,lumaSpread
+    scripts/make-hard-shelves.py --out /tmp/hard-train --count 24 --seed 7
+    scripts/make-hard-shelves.py --out /tmp/hard --count 12
+    BOOKFINDER_DIR=/work/data/bookfinder .build/release/eval-detection --runs 0 --synthetic-hard /tmp/hard \
+        --synthetic-train /tmp/hard-train --dump-boxes /tmp/boxes.csv
+    scripts/fit-confidence.py /tmp/boxes.csv [--real-weight 5] [--synthetic-weight 1] [--drop CUES]
 
 Two models are shipped. "textConfidenceModel" (used when the text cue ran) is fitted on a dump made with
-the text cue, as above (detector-v2.7: that command, on the detector with the lying-book finder and the floor rule). "confidenceModel" (used without it) is fitted on a
-dump made with --no-text, with printed,unprintedRow added to --drop, so detection without the model
-cache keeps a model that never learnt to expect print.
+the text cue, as above, every cue in (detector-v2.8). "confidenceModel" (used without it) is fitted on a
+dump made with --no-text, with printed,unprintedRow,unprintedRowEnd,outsidePrintRun as --drop, so detection
+without the model cache keeps a model that never learnt to expect print.
 
 Labels: 1 for a box matching a scored ground-truth spine at IoU >= 0.5, 0 for a false positive (boxes on
 don't-care spines are left out). The cues are measured with confidenceModel and its floor ignored (eval-detection
 removes both when dumping), so refitting sees every box the model will score. Split (stated, fixed): training = odd-numbered samples, the real one_shelf_example and the
-Bookfinder training photos (8, 9, 14, 15, 16, 20-25); held out = even-numbered samples,
-two_shelves_example and the Bookfinder held-out scenes (10-13, 17-19), as in eval-detection.
-Real photos are weighted --real-weight times so the synthetic samples do not drown them.
+Bookfinder training photos (8, 9, 14, 15, 16, 20-25) and the hard synthetic shelves of seed 7 ("synthetic
+training"); held out = even-numbered samples, two_shelves_example, the Bookfinder held-out scenes (10-13, 17-19)
+and the hard synthetic shelves of seed 2026 ("synthetic hard"), as in eval-detection. The seed-7 shelves teach
+the model what clutter looks like (side panels, posts, wallpaper, frames, plants) without it seeing the measured
+ones. Real photos are weighted --real-weight times so the synthetic ones do not drown them.
 Prints log-loss and precision by confidence band on each part, then the JSON value for
 "confidenceModel" (or "textConfidenceModel") in models/detection/detector-v2.json. Pure Python: no packages needed.
 """
@@ -31,7 +36,9 @@ import re
 HELD_OUT_BOOKFINDER = {10, 11, 12, 13, 17, 18, 19}
 
 
-def part(photo):
+def part(photo, set_name=""):
+    if set_name.startswith("synthetic"):
+        return "train" if set_name == "synthetic training" else "held-out"
     m = re.match(r"shelf-(\d+)$", photo)
     if m:
         return "train" if int(m.group(1)) % 2 == 1 else "held-out"
@@ -103,6 +110,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("--real-weight", type=float, default=5)
+    ap.add_argument("--synthetic-weight", type=float, default=1)
     ap.add_argument("--drop", default="", help="comma-separated cues left out of the fit (weight 0)")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.csv)))
@@ -112,18 +120,18 @@ def main():
     data = {"train": [], "held-out": []}
     for r in rows:
         x = [1.0] + [float(r[k]) for k in cue_names]
-        real = not r["photo"].startswith("shelf-")
-        data[part(r["photo"])].append((x, int(r["label"]), a.real_weight if real else 1.0, real))
+        kind = "real" if not r["set"].startswith(("samples", "synthetic")) else r["set"].split()[0]
+        weight = a.real_weight if kind == "real" else (a.synthetic_weight if kind == "synthetic" else 1.0)
+        data[part(r["photo"], r["set"])].append((x, int(r["label"]), weight, kind))
     tr = data["train"]
     beta = fit([d[0] for d in tr], [d[1] for d in tr], [d[2] for d in tr])
     print("cues:", ", ".join(cue_names))
     for name in ("train", "held-out"):
-        for real in (False, True):
-            sel = [d for d in data[name] if d[3] == real]
+        for kind in ("samples", "synthetic", "real"):
+            sel = [d for d in data[name] if d[3] == kind]
             raw = [d[0][1 + cue_names.index("raw")] if "raw" in cue_names else 0.5 for d in sel]
             fitted = [sigmoid(sum(b * v for b, v in zip(beta, d[0]))) for d in sel]
             ys = [d[1] for d in sel]
-            kind = "real" if real else "samples"
             report(f"{name} {kind}, raw confidence", raw, ys)
             report(f"{name} {kind}, fitted", fitted, ys)
     weights = dict(zip(cue_names, beta[1:]))

@@ -7,6 +7,7 @@
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
 //                             [--dump-boxes FILE.csv] [--no-text] [--text-side PX] [--overlay-text]
 //                             [--synthetic-hard DIR (made by scripts/make-hard-shelves.py)]
+//                             [--synthetic-train DIR (the same generator, another seed: training data for the fits)]
 import Foundation
 import ShelfImage
 import SpineDetection
@@ -90,6 +91,12 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
             var o = Overlay.render(small, r)
             // Ground truth in thin blue (don't-care in grey) under the numbers, for a careful eye.
             o = drawTruth(o, t.polygons)
+            // False positives (matching no spine, don't-care ones included) outlined again in white, so a glance
+            // tells wrong boxes from right ones (the renderer's red and green only alternate).
+            let wrong = r.spines.indices.filter { i in
+                !pairs.contains { $0.detection == i } && !t.polygons.contains { $0.1 && PolygonIoU.iou(r.spines[i].quad.points, $0.0) >= 0.5 }
+            }
+            o = drawLines(o, wrong.map { r.spines[$0].quad.points }, colours: wrong.map { _ in (255, 255, 255) })
             // The text detector's lines in yellow, with a dot where each begins (the way the text runs).
             if overlayText, let evidence { o = drawLines(o, evidence.lines.map { $0.quad.points }) }
             if let png = try? o.pngData() {
@@ -332,6 +339,15 @@ if let hardDir = argument("--synthetic-hard") {
     let hard = truths(in: hardDir, imageDir: hardDir)
     if hard.isEmpty { print("note: no hard shelves with ground truth in \(hardDir)/, skipped") } else {
         _ = evaluate("synthetic hard", hard, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
+    }
+}
+
+// The same generator with another seed (scripts/make-hard-shelves.py --seed 7 --count 24): training photos for
+// scripts/fit-confidence.py, so the confidence model learns what clutter looks like without seeing the measured set.
+if let trainDir = argument("--synthetic-train") {
+    let hardTrain = truths(in: trainDir, imageDir: trainDir)
+    if hardTrain.isEmpty { print("note: no hard shelves with ground truth in \(trainDir)/, skipped") } else {
+        _ = evaluate("synthetic training", hardTrain, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
     }
 }
 

@@ -146,9 +146,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.7); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.8); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.7", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.8", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -158,8 +158,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
-        confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
-        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-7.8058, 5.3790, 14.6976, -1.5696, -1.2112, -1.2556, -4.6888, 0.0000, 0.0000, 0.0000, 0.0000, 11.8533, -2.1025, -1.4732],
+        confidenceModel: [-8.1175, 10.7548, 10.6852, -3.3315, -1.8287, -3.6903, -7.6497, 0.0000, 0.0000, -0.0848, 4.2802, 0.0000, 0.0000, 0.0000, 0.0000, -0.5145, -1.5571],
+        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-6.2406, 8.9896, 10.6143, -2.4556, -2.2119, -3.3052, -6.5527, 0.0000, 0.0000, -0.1285, 3.1267, 3.5904, -2.8872, -0.9036, -0.6753, -0.4558, -0.8722],
         textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5,
         rowsNeedVisibleFeet: true)

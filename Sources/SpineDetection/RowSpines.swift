@@ -10,6 +10,9 @@ enum RowSpines {
     struct Found {
         var quad: Quad; var confidence: Double; var lying: Bool; var texture: Double = 0
         var lumaSD: Double = 0; var chroma: Double = 0
+        /// Mean red, green and blue inside the box (0...255), to tell a run of like boxes (panel grain,
+        /// wallpaper stripes) from books, which rarely match both neighbours.
+        var colour: SIMD3<Double> = .zero
     }
 
     /// A boundary line: x at the row's middle height and its slope dx/dy.
@@ -107,7 +110,7 @@ enum RowSpines {
             let q = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
                          bottomRight: Point(x: right.at(bottom, yc), y: bottom),
                          bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
-            out.append(Found(quad: q, confidence: conf, lying: false, texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma))
+            out.append(Found(quad: q, confidence: conf, lying: false, texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma, colour: inside.colour))
         }
         // Left to right across the row (a stack's books keep their top-down order).
         func key(_ f: Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
@@ -145,9 +148,10 @@ enum RowSpines {
 
     /// Luma spread and edge density inside a piece, away from its sides: a spine carries print and
     /// shading; a wall, a cabinet side or the gap between books is plain.
-    static func interior(_ m: EdgeMaps, top: Int, bottom: Int, left: Line, right: Line, yc: Double) -> (lumaSD: Double, edgeDensity: Double, chroma: Double) {
+    static func interior(_ m: EdgeMaps, top: Int, bottom: Int, left: Line, right: Line, yc: Double) -> (lumaSD: Double, edgeDensity: Double, chroma: Double, colour: SIMD3<Double>) {
         let w = m.width
         var n = 0.0, sum = 0.0, sq = 0.0, edges = 0.0, chroma = 0.0
+        var colour = SIMD3<Double>.zero
         m.red.withUnsafeBufferPointer { R in m.green.withUnsafeBufferPointer { G in m.blue.withUnsafeBufferPointer { B in
         m.luma.withUnsafeBufferPointer { L in m.vertical.withUnsafeBufferPointer { V in m.horizontal.withUnsafeBufferPointer { Hm in
             var y = max(0, top)
@@ -161,14 +165,15 @@ enum RowSpines {
                         n += 1; sum += v; sq += v * v; edges += Double(V[y * w + x] + Hm[y * w + x])
                         let i = y * w + x
                         chroma += Double(max(R[i], G[i], B[i]) - min(R[i], G[i], B[i]))
+                        colour += SIMD3(Double(R[i]), Double(G[i]), Double(B[i]))
                     }
                 }
                 y += 1
             }
         }}}}}}
-        guard n > 0 else { return (0, 0, 0) }
+        guard n > 0 else { return (0, 0, 0, .zero) }
         let mean = sum / n
-        return ((max(0, sq / n - mean * mean)).squareRoot(), edges / n, chroma / n)
+        return ((max(0, sq / n - mean * mean)).squareRoot(), edges / n, chroma / n, colour / n)
     }
 
     /// Prefix sums, from row `y0` down `count` rows, of how strong a vertical edge runs along both side lines
@@ -375,7 +380,7 @@ enum RowSpines {
             let q = Quad(topLeft: Point(x: xl, y: y1), topRight: Point(x: xl, y: y0),
                          bottomRight: Point(x: xr, y: y0), bottomLeft: Point(x: xr, y: y1))
             let inside = interior(m, top: Int(y0), bottom: Int(y1) - 1, left: Line(x: xl, slope: 0), right: Line(x: xr, slope: 0), yc: ym)
-            out.append(Found(quad: q, confidence: conf, lying: true, texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma))
+            out.append(Found(quad: q, confidence: conf, lying: true, texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma, colour: inside.colour))
         }
         return (out, Int(left.x.rounded(.down))...max(Int(left.x.rounded(.down)), Int(right.x.rounded(.up))))
     }

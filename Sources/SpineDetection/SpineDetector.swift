@@ -20,12 +20,14 @@ public struct SpineDetector: Sendable {
     /// (print; a cabinet side or a wall is plain), whether it is the outermost box at either end of its
     /// row (where cabinet sides, posts, hinges and the wall beyond the last book are met), its saturation
     /// and its spread of brightness (a cover is printed in colour; panels and walls are grey or flat), and
-    /// the share of it a text detector called print, and whether it lacks print where the other boxes of
-    /// its row carry it (see `TextSupport`; both 0 when no text evidence was given).
+    /// the share of it a text detector called print, whether it lacks print where the other boxes of its
+    /// row carry it and whether it lies beyond the row's printed run (see `TextSupport`; all 0 when no text
+    /// evidence was given), how alike in colour it is to its neighbours, and how far its sides run on as
+    /// edges both above its top and below its foot (panels, posts and wallpaper go on; a book ends).
     /// scripts/fit-confidence.py fits `confidenceModel` on them.
     public static let confidenceCueNames = ["raw", "support", "thinness", "wideness", "heightRatio", "lying", "texture",
                                             "rowEnd", "chroma", "lumaSpread", "printed", "unprintedRow",
-                                            "unprintedRowEnd"]
+                                            "unprintedRowEnd", "outsidePrintRun", "likeNeighbours", "sidesRunThrough"]
 
     /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
     /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.
@@ -65,11 +67,12 @@ public struct SpineDetector: Sendable {
                 (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)
             }
             let textCues = TextSupport.rowCues(printed: quads.map { text?.printedFraction(inside: $0) ?? 0 })
+            let likeness = Self.likeNeighbours(found)
             // Print is weighed only where the text detector ran: without it, the model fitted without print.
             let model = text == nil ? p.confidenceModel : (p.textConfidenceModel ?? p.confidenceModel)
             let floor = text == nil ? p.minCalibratedConfidence : (p.textMinCalibratedConfidence ?? p.minCalibratedConfidence)
             for (k, s) in found.enumerated() {
-                let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
+                let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k] + [likeness[k], Self.sidesRunThrough(maps, s, rowHeight: rowH)]
                 let confidence = model.map { Self.calibrated(c, $0) } ?? s.confidence
                 if let floor, confidence < floor { continue }
                 cues.append(c)
@@ -106,6 +109,44 @@ public struct SpineDetector: Sendable {
         let logWidth = log(max(1e-3, across / rowH)) - log(typicalWidthRatio)
         return [s.confidence, support, max(0, -logWidth), max(0, logWidth), s.lying ? 0 : min(2, along / rowH), s.lying ? 1 : 0,
                 min(1, s.texture / 0.05), rowEnd ? 1 : 0, min(1, s.chroma / 80), min(1, s.lumaSD / 60)]
+    }
+
+    /// For each box of a row, how alike in colour it is to its most alike neighbour on either side (1: the same
+    /// mean colour, 0: 60 or more apart in RGB): panel grain, wallpaper stripes and a floor's tiles cut into
+    /// "spines" repeat one colour, while neighbouring books rarely match.
+    static func likeNeighbours(_ found: [RowSpines.Found]) -> [Double] {
+        found.indices.map { k in
+            var nearest = Double.infinity
+            for j in [k - 1, k + 1] where found.indices.contains(j) {
+                let d = found[k].colour - found[j].colour
+                nearest = min(nearest, (d * d).sum().squareRoot())
+            }
+            return nearest.isFinite ? max(0, 1 - nearest / 60) : 0
+        }
+    }
+
+    /// How far a box's two sides run on as edges both beyond its top and below its foot, against how strong
+    /// they are along the box (the weaker side's ratio, at most 1.5, the lesser of above and below): a side
+    /// panel's, a post's or a wallpaper stripe's sides run on through the boards and the rows around. A book's
+    /// do not; one way only is no sign (a short book between taller ones, or a foot found too high up).
+    static func sidesRunThrough(_ m: EdgeMaps, _ s: RowSpines.Found, rowHeight: Double) -> Double {
+        guard !s.lying else { return 0 }
+        let q = s.quad
+        func line(_ a: Point, _ b: Point) -> RowSpines.Line {
+            let slope = (b.x - a.x) / max(1e-6, b.y - a.y)
+            return RowSpines.Line(x: a.x - a.y * slope, slope: slope)
+        }
+        let sides = [line(q.topLeft, q.bottomLeft), line(q.topRight, q.bottomRight)]
+        let top = Int(min(q.topLeft.y, q.topRight.y).rounded()), foot = Int(max(q.bottomLeft.y, q.bottomRight.y).rounded())
+        let reach = max(2, Int(0.25 * rowHeight))
+        func ratio(_ from: Int, _ to: Int) -> Double {
+            guard from <= to, from >= 0, to < m.height, foot > top + 2 else { return 0 }
+            return sides.map { side in
+                let inside = TextSupport.edgeAlong(m, side, yc: 0, top: top + 1, bottom: foot - 1)
+                return inside > 0 ? min(1.5, TextSupport.edgeAlong(m, side, yc: 0, top: from, bottom: to) / inside) : 0
+            }.min() ?? 0
+        }
+        return min(ratio(max(0, top - reach), top - 3), ratio(foot + 3, min(m.height - 1, foot + reach)))
     }
 
     /// Logistic model: weights[0] + Σ weights[i+1]·cue[i], squashed to 0...1, so 0.5 means even odds

@@ -22,12 +22,17 @@ enum TextSupport {
     /// - `unprintedRowEnd`: 1 for a box without print at either end of its row, where cabinet sides, posts,
     ///   bookends and the wall beyond the last book are met (on their own, row ends are no worse than
     ///   other boxes: the cue weighed nothing without print).
+    /// - `outsidePrintRun`: 1 for a box without print beyond the row's first or last printed box, in a row
+    ///   where at least two boxes carry print: a cabinet often shows its side panel, its post and the wall
+    ///   beyond as several boxes, and only the outermost is the row's end.
     static func rowCues(printed: [Double]) -> [[Double]] {
         let printedInRow = printed.filter { $0 >= printedFloor }.count
+        let first = printed.firstIndex { $0 >= printedFloor }, last = printed.lastIndex { $0 >= printedFloor }
         return printed.enumerated().map { k, p in
-            guard p < printedFloor else { return [min(0.5, p), 0, 0] }
+            guard p < printedFloor else { return [min(0.5, p), 0, 0, 0] }
             let end = k == 0 || k == printed.count - 1
-            return [p, printed.count > 1 ? Double(printedInRow) / Double(printed.count - 1) : 0, end ? 1 : 0]
+            let outside = printedInRow >= 2 && (k < (first ?? 0) || k > (last ?? printed.count))
+            return [p, printed.count > 1 ? Double(printedInRow) / Double(printed.count - 1) : 0, end ? 1 : 0, outside ? 1 : 0]
         }
     }
 }
@@ -60,7 +65,8 @@ extension TextSupport {
             found[k] = RowSpines.Found(quad: Quad(topLeft: a.quad.topLeft, topRight: b.quad.topRight,
                                                   bottomRight: b.quad.bottomRight, bottomLeft: a.quad.bottomLeft),
                                        confidence: (a.confidence + b.confidence) / 2, lying: false,
-                                       texture: mix(a.texture, b.texture), lumaSD: mix(a.lumaSD, b.lumaSD), chroma: mix(a.chroma, b.chroma))
+                                       texture: mix(a.texture, b.texture), lumaSD: mix(a.lumaSD, b.lumaSD), chroma: mix(a.chroma, b.chroma),
+                                       colour: (a.colour * wa + b.colour * wb) / wsum)
             quads[k] = Quad(topLeft: quads[k].topLeft, topRight: quads[k + 1].topRight,
                             bottomRight: quads[k + 1].bottomRight, bottomLeft: quads[k].bottomLeft)
             found.remove(at: k + 1); quads.remove(at: k + 1)
@@ -159,7 +165,7 @@ extension TextSupport {
             guard PolygonIoU.area(quad.points) > 0, !q.contains(where: { PolygonIoU.covered(quad.points, by: $0) > 0.3 }) else { continue }
             let inside = RowSpines.interior(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc)
             out.append(RowSpines.Found(quad: quad, confidence: (l.strength + r.strength) / 2, lying: false,
-                                       texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma))
+                                       texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma, colour: inside.colour))
         }
         guard out.count > found.count else { return found }
         func key(_ f: RowSpines.Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }

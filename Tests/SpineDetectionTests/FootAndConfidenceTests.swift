@@ -55,6 +55,44 @@ import ShelfImage
         #expect(abs(SpineDetector.calibrated([1, 2], [0]) - 0.5) < 1e-12)
     }
 
+    @Test func aPanelsSidesRunThroughTheRowABooksEnd() {
+        // A side panel running the photo's whole height, a book standing on the board and, beside it, a
+        // short book between two taller ones: all boxed over the same band, but only the panel's sides go on
+        // both above its top and through the board.
+        var f = DrawnShelf(width: 480, height: 320)
+        f.board(y: 240, thickness: 50)
+        f.rect(40, 0, 40, 320, (150, 110, 70))
+        f.standing(from: 200, floorY: 240, widths: [50], heights: [160])
+        f.standing(from: 300, floorY: 240, widths: [40, 50, 40], heights: [230, 160, 230], colourOffset: 2)
+        let maps = EdgeMaps(f.image, edgeFloor: 6, edgeCap: 24)
+        func box(_ x0: Double, _ x1: Double) -> RowSpines.Found {
+            RowSpines.Found(quad: Quad(topLeft: Point(x: x0, y: 80), topRight: Point(x: x1, y: 80),
+                                       bottomRight: Point(x: x1, y: 240), bottomLeft: Point(x: x0, y: 240)), confidence: 0.6, lying: false)
+        }
+        let panel = SpineDetector.sidesRunThrough(maps, box(40, 80), rowHeight: 160)
+        let book = SpineDetector.sidesRunThrough(maps, box(200, 250), rowHeight: 160)
+        let shortBook = SpineDetector.sidesRunThrough(maps, box(340, 390), rowHeight: 160)
+        #expect(panel > 0.7, "panel \(panel)")
+        #expect(book < 0.3, "book \(book)")
+        #expect(shortBook < 0.3, "a short book between taller ones \(shortBook)")
+        // A lying book is measured along another axis: no cue.
+        var lying = box(200, 250); lying.lying = true
+        #expect(SpineDetector.sidesRunThrough(maps, lying, rowHeight: 160) == 0)
+    }
+
+    @Test func boxesOfOneColourAreAlikeBooksOfManyAreNot() {
+        func found(_ r: Double, _ g: Double, _ b: Double) -> RowSpines.Found {
+            RowSpines.Found(quad: Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 1, y: 0),
+                                       bottomRight: Point(x: 1, y: 1), bottomLeft: Point(x: 0, y: 1)),
+                            confidence: 0.6, lying: false, colour: SIMD3(r, g, b))
+        }
+        // Two stripes of one wallpaper, then a red and a blue book.
+        let like = SpineDetector.likeNeighbours([found(120, 100, 80), found(124, 98, 82), found(200, 40, 40), found(40, 60, 180)])
+        #expect(like[0] > 0.9 && like[1] > 0.9)
+        #expect(like[2] == 0 && like[3] == 0)
+        #expect(SpineDetector.likeNeighbours([found(1, 2, 3)]) == [0], "a box alone has no neighbour to be like")
+    }
+
     @Test func everyConfidenceIsAProbability() {
         var f = DrawnShelf(width: 640, height: 420)
         f.board(y: 380, thickness: 40)

@@ -30,14 +30,24 @@ import ShelfImage
 
     @Test func rowCuesWeighAnUnprintedBoxAgainstItsNeighbours() {
         let c = TextSupport.rowCues(printed: [0.2, 0.8, 0, 0.25, 0.005])
-        #expect(c[0] == [0.2, 0, 0], "a printed box at the row's end is not marked")
-        #expect(c[1] == [0.5, 0, 0], "the printed share is capped")
-        // Three of the other four boxes carry print; the last box is also at the row's end.
-        #expect(c[2] == [0, 0.75, 0])
-        #expect(c[4] == [0.005, 0.75, 1])
+        #expect(c[0] == [0.2, 0, 0, 0], "a printed box at the row's end is not marked")
+        #expect(c[1] == [0.5, 0, 0, 0], "the printed share is capped")
+        // Three of the other four boxes carry print; the one between printed boxes is inside the printed run.
+        #expect(c[2] == [0, 0.75, 0, 0])
+        // The last box is at the row's end and beyond its last printed box.
+        #expect(c[4] == [0.005, 0.75, 1, 1])
         // A row the text detector could not read says nothing against any box.
-        #expect(TextSupport.rowCues(printed: [0, 0.01, 0]).allSatisfy { $0[1] == 0 })
-        #expect(TextSupport.rowCues(printed: [0]) == [[0, 0, 1]])
+        #expect(TextSupport.rowCues(printed: [0, 0.01, 0]).allSatisfy { $0[1] == 0 && $0[3] == 0 })
+        #expect(TextSupport.rowCues(printed: [0]) == [[0, 0, 1, 0]])
+    }
+
+    @Test func boxesBeyondTheRowsPrintedRunAreMarkedNotOnlyTheOutermost() {
+        // A side panel, a post and the wall beyond the last printed book: three unprinted boxes past it.
+        let c = TextSupport.rowCues(printed: [0, 0.3, 0, 0.2, 0, 0, 0])
+        #expect(c.map { $0[3] } == [1, 0, 0, 0, 1, 1, 1])
+        #expect(c.map { $0[2] } == [1, 0, 0, 0, 0, 0, 1], "only the outermost is the row's end")
+        // One printed box makes no run to be outside of.
+        #expect(TextSupport.rowCues(printed: [0, 0.3, 0]).allSatisfy { $0[3] == 0 })
     }
 
     @Test func aBoxWithoutPrintAmongPrintedOnesLosesConfidence() {
