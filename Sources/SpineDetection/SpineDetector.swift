@@ -72,7 +72,8 @@ public struct SpineDetector: Sendable {
             let model = text == nil ? p.confidenceModel : (p.textConfidenceModel ?? p.confidenceModel)
             let floor = text == nil ? p.minCalibratedConfidence : (p.textMinCalibratedConfidence ?? p.minCalibratedConfidence)
             for (k, s) in found.enumerated() {
-                let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k] + [likeness[k], Self.sidesRunThrough(maps, s, rowHeight: rowH)]
+                let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
+                    + [likeness[k], Self.sidesRunThrough(maps, s, rowHeight: rowH)]
                 let confidence = model.map { Self.calibrated(c, $0) } ?? s.confidence
                 if let floor, confidence < floor { continue }
                 cues.append(c)
@@ -130,8 +131,8 @@ public struct SpineDetector: Sendable {
     /// panel's, a post's or a wallpaper stripe's sides run on through the boards and the rows around. A book's
     /// do not; one way only is no sign (a short book between taller ones, or a foot found too high up).
     static func sidesRunThrough(_ m: EdgeMaps, _ s: RowSpines.Found, rowHeight: Double) -> Double {
-        guard !s.lying else { return 0 }
         let q = s.quad
+        guard !s.lying, q.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e6 && abs($0.y) < 1e6 }) else { return 0 }
         func line(_ a: Point, _ b: Point) -> RowSpines.Line {
             let slope = (b.x - a.x) / max(1e-6, b.y - a.y)
             return RowSpines.Line(x: a.x - a.y * slope, slope: slope)

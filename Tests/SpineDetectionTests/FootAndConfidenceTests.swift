@@ -78,6 +78,10 @@ import ShelfImage
         // A lying book is measured along another axis: no cue.
         var lying = box(200, 250); lying.lying = true
         #expect(SpineDetector.sidesRunThrough(maps, lying, rowHeight: 160) == 0)
+        // A box off the map or not a number is no evidence either, and no trap.
+        #expect(SpineDetector.sidesRunThrough(maps, box(.nan, 80), rowHeight: 160) == 0)
+        #expect(SpineDetector.sidesRunThrough(maps, box(-1e300, 1e300), rowHeight: 160) == 0)
+        #expect(SpineDetector.sidesRunThrough(maps, box(900, 950), rowHeight: 160) == 0)
     }
 
     @Test func boxesOfOneColourAreAlikeBooksOfManyAreNot() {
