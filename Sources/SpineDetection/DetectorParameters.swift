@@ -158,8 +158,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
-        confidenceModel: [-8.1175, 10.7548, 10.6852, -3.3315, -1.8287, -3.6903, -7.6497, 0.0000, 0.0000, -0.0848, 4.2802, 0.0000, 0.0000, 0.0000, 0.0000, -0.5145, -1.5571],
-        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-6.2406, 8.9896, 10.6143, -2.4556, -2.2119, -3.3052, -6.5527, 0.0000, 0.0000, -0.1285, 3.1267, 3.5904, -2.8872, -0.9036, -0.6753, -0.4558, -0.8722],
+        confidenceModel: [-7.2041, 11.6084, 9.1782, -3.3546, -1.8669, -3.8071, -8.5142, 0.0000, 0.0000, 0.1082, 4.1191, 0.0000, 0.0000, 0.0000, 0.0000, -0.4906, -3.6349],
+        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-5.1135, 9.7738, 9.0223, -2.3902, -2.2521, -3.5059, -7.5577, 0.0000, 0.0000, 0.0592, 2.9768, 3.6302, -2.9645, -0.9376, -0.5634, -0.4314, -3.3182],
         textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5,
         rowsNeedVisibleFeet: true)

@@ -129,7 +129,8 @@ public struct SpineDetector: Sendable {
     /// How far a box's two sides run on as edges both beyond its top and below its foot, against how strong
     /// they are along the box (the weaker side's ratio, at most 1.5, the lesser of above and below): a side
     /// panel's, a post's or a wallpaper stripe's sides run on through the boards and the rows around. A book's
-    /// do not; one way only is no sign (a short book between taller ones, or a foot found too high up).
+    /// do not; one way only is no sign (a short book between taller ones, or a foot found too high up), unless
+    /// the photo ends on the other side.
     static func sidesRunThrough(_ m: EdgeMaps, _ s: RowSpines.Found, rowHeight: Double) -> Double {
         let q = s.quad
         guard !s.lying, q.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e6 && abs($0.y) < 1e6 }) else { return 0 }
@@ -140,14 +141,16 @@ public struct SpineDetector: Sendable {
         let sides = [line(q.topLeft, q.bottomLeft), line(q.topRight, q.bottomRight)]
         let top = Int(min(q.topLeft.y, q.topRight.y).rounded()), foot = Int(max(q.bottomLeft.y, q.bottomRight.y).rounded())
         let reach = max(2, Int(0.25 * rowHeight))
-        func ratio(_ from: Int, _ to: Int) -> Double {
-            guard from <= to, from >= 0, to < m.height, foot > top + 2 else { return 0 }
+        // nil where the photo ends first: a box at the photo's top edge is judged by its foot alone.
+        func ratio(_ from: Int, _ to: Int) -> Double? {
+            guard from <= to, from >= 0, to < m.height, foot > top + 2 else { return nil }
             return sides.map { side in
                 let inside = TextSupport.edgeAlong(m, side, yc: 0, top: top + 1, bottom: foot - 1)
                 return inside > 0 ? min(1.5, TextSupport.edgeAlong(m, side, yc: 0, top: from, bottom: to) / inside) : 0
             }.min() ?? 0
         }
-        return min(ratio(max(0, top - reach), top - 3), ratio(foot + 3, min(m.height - 1, foot + reach)))
+        let seen = [ratio(max(0, top - reach), top - 3), ratio(foot + 3, min(m.height - 1, foot + reach))].compactMap { $0 }
+        return seen.min() ?? 0
     }
 
     /// Logistic model: weights[0] + Σ weights[i+1]·cue[i], squashed to 0...1, so 0.5 means even odds
