@@ -126,6 +126,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// A title line up a spine no box covers seeds a spine along it (see `TextSupport.seeded`). Absent or
     /// false: no spine is seeded.
     public var textSeedsSpines: Bool?
+    /// Boxes the confidence floor will drop do not keep a title's seed out: the seed replaces them (see
+    /// `TextSupport.seeded`). Absent or false: a seed is laid only where no box is.
+    public var textSeedsOverDropped: Bool?
     /// Lying books found from print (LyingBooks): text lines within this many degrees of horizontal
     /// that no standing box holds are grouped into one book's (or one stack's) print. Absent: the
     /// lying-book finder is off.
@@ -146,9 +149,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.7); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.8); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.7", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.8", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -160,7 +163,7 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-7.8058, 5.3790, 14.6976, -1.5696, -1.2112, -1.2556, -4.6888, 0.0000, 0.0000, 0.0000, 0.0000, 11.8533, -2.1025, -1.4732],
-        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true,
+        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5,
         rowsNeedVisibleFeet: true)
 }

@@ -111,9 +111,14 @@ extension TextSupport {
     /// its top and foot are found as for any spine.
     ///
     /// `lines`: the photo's text lines in the working frame (levelled when the photo was). Lines inside a
-    /// box already found, across the row, short, or outside the row's band are passed over.
-    static func seeded(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int,
-                       _ p: DetectorParameters) -> [RowSpines.Found] {
+    /// box already found (one that will be reported), across the row, short, or outside the row's band are
+    /// passed over.
+    ///
+    /// `dropped[k]`: box k of `found` falls below the confidence floor and will not be reported (absent:
+    /// none will). Such a box stands for no spine, so it does not keep a title's seed out; the seed takes
+    /// its place.
+    static func seeded(_ found: [RowSpines.Found], dropped: [Bool]? = nil, lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band,
+                       ceiling: Int, _ p: DetectorParameters) -> [RowSpines.Found] {
         let rowH = Double(band.bottom - band.top + 1)
         let yc = Double(band.top + band.bottom) / 2
         var out = found
@@ -127,9 +132,12 @@ extension TextSupport {
             guard centre.y > Double(band.top), centre.y < Double(band.bottom) else { return nil }
             return (centre, along.x / along.y, length, thickness)
         }.sorted { $0.length > $1.length }
+        var doomed = dropped?.count == found.count ? dropped! : [Bool](repeating: false, count: found.count)
         for c in candidates {
             let q = out.map { $0.quad.points }
-            if q.contains(where: { TextEvidence.contains($0, c.centre) }) { continue }
+            // A box holding the line's centre already stands for its spine.
+            let holding = q.indices.filter { TextEvidence.contains(q[$0], c.centre) }
+            if holding.contains(where: { !doomed[$0] }) { continue }
             // Horizontal half-width of the line, then the side searched from it outwards.
             let half = c.thickness / 2 * (1 + c.slope * c.slope).squareRoot()
             let xAtYc = c.centre.x + (yc - c.centre.y) * c.slope
@@ -156,12 +164,16 @@ extension TextSupport {
             let quad = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
                             bottomRight: Point(x: right.at(bottom, yc), y: bottom), bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
             // Not over a box already found: this one is there for a spine the others left out.
-            guard PolygonIoU.area(quad.points) > 0, !q.contains(where: { PolygonIoU.covered(quad.points, by: $0) > 0.3 }) else { continue }
+            guard PolygonIoU.area(quad.points) > 0 else { continue }
+            let over = Set(holding + q.indices.filter { PolygonIoU.covered(quad.points, by: q[$0]) > 0.3 })
+            guard over.allSatisfy({ doomed[$0] }) else { continue }
             let inside = RowSpines.interior(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc)
+            for k in over.sorted(by: >) { out.remove(at: k); doomed.remove(at: k) }
             out.append(RowSpines.Found(quad: quad, confidence: (l.strength + r.strength) / 2, lying: false,
                                        texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma))
+            doomed.append(false)
         }
-        guard out.count > found.count else { return found }
+        guard out.map(\.quad) != found.map(\.quad) else { return found }
         func key(_ f: RowSpines.Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
         return out.sorted { key($0) < key($1) }
     }

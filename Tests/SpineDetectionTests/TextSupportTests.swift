@@ -138,4 +138,35 @@ import ShelfImage
         let across = [Point(x: cx - 3 * w, y: 200), Point(x: cx + 3 * w, y: 200), Point(x: cx + 3 * w, y: 210), Point(x: cx - 3 * w, y: 210)]
         #expect(TextSupport.seeded(rest, lines: [across], maps, band, ceiling: 0, detector.parameters).count == rest.count)
     }
+
+    @Test func aBoxTheFloorDropsGivesWayToATitleSeed() {
+        // The edges cut one box across two books (the sixth and the seventh) whose confidence falls under
+        // the floor; the sixth book's title is read. A box that will be reported keeps the seed out, one that
+        // will be dropped gives way to it.
+        let f = shelf()
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(f.image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
+        #expect(all.count >= 9)
+        let book = all[5].quad, next = all[6].quad
+        var merged = all[5]
+        merged.quad = Quad(topLeft: book.topLeft, topRight: next.topRight, bottomRight: next.bottomRight, bottomLeft: book.bottomLeft)
+        var cut = all
+        cut.replaceSubrange(5...6, with: [merged])
+        let xs = book.points.map(\.x), ys = book.points.map(\.y)
+        let cx = (xs.min()! + xs.max()!) / 2, w = xs.max()! - xs.min()!
+        let y0 = ys.max()! - (ys.max()! - ys.min()!) / 6, y1 = ys.min()! + (ys.max()! - ys.min()!) / 6
+        let title = [Point(x: cx - w / 4, y: y0), Point(x: cx - w / 4, y: y1), Point(x: cx + w / 4, y: y1), Point(x: cx + w / 4, y: y0)]
+        let kept = TextSupport.seeded(cut, dropped: cut.map { _ in false }, lines: [title], maps, band, ceiling: 0, detector.parameters)
+        #expect(kept.map(\.quad) == cut.map(\.quad))
+        let dropped = cut.indices.map { $0 == 5 }
+        let seeded = TextSupport.seeded(cut, dropped: dropped, lines: [title], maps, band, ceiling: 0, detector.parameters)
+        #expect(seeded.count == cut.count)
+        #expect(!seeded.contains { $0.quad == merged.quad }, "the dropped box is replaced")
+        let best = seeded.map { PolygonIoU.iou($0.quad, book) }.max() ?? 0
+        #expect(best > 0.8, "best IoU \(best) with the titled book")
+        let lefts = seeded.map { $0.quad.topLeft.x }
+        #expect(lefts == lefts.sorted())
+    }
 }
