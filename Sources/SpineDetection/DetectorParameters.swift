@@ -129,6 +129,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// Boxes the confidence floor will drop do not keep a title's seed out: the seed replaces them (see
     /// `TextSupport.seeded`). Absent or false: a seed is laid only where no box is.
     public var textSeedsOverDropped: Bool?
+    /// A box wider than the row's typical spine holding two title lines side by side with a clear edge
+    /// between them is split along it (see `TextSupport.splittingMerges`). Absent or false: not split.
+    public var textSplitsMerges: Bool?
     /// Lying books found from print (LyingBooks): text lines within this many degrees of horizontal
     /// that no standing box holds are grouped into one book's (or one stack's) print. Absent: the
     /// lying-book finder is off.
@@ -163,7 +166,7 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-8.1954, 11.1757, 10.7736, -3.4645, -1.5185, -1.5795, -6.3257, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000],
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-7.8058, 5.3790, 14.6976, -1.5696, -1.2112, -1.2556, -4.6888, 0.0000, 0.0000, 0.0000, 0.0000, 11.8533, -2.1025, -1.4732],
-        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true,
+        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5,
         rowsNeedVisibleFeet: true)
 }

@@ -75,6 +75,9 @@ public struct SpineDetector: Sendable {
                 let dropped = p.textSeedsOverDropped == true ? floor.map { f in scored(found, inPhoto(found)).map { $0.confidence < f } } : nil
                 found = TextSupport.seeded(found, dropped: dropped, lines: workingLines, maps, band, ceiling: ceiling, p)
             }
+            if p.textSplitsMerges == true, !workingLines.isEmpty {
+                found = TextSupport.splittingMerges(found, lines: workingLines, maps, band, p)
+            }
             var quads = inPhoto(found)
             if let text, p.textJoinsSplits == true {
                 (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)

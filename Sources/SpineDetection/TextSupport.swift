@@ -197,3 +197,66 @@ extension TextSupport {
         return n == 0 ? 0 : sum / Double(n)
     }
 }
+
+extension TextSupport {
+    /// Two title lines side by side along one box, with a clear edge parallel to its sides between them, are
+    /// two spines the boundary search merged (books leaning together, or a faint seam): the box is split
+    /// along that edge. A wider box than the row's typical spine only; the edge must stand out as a seeded
+    /// spine's sides must, so a title and its author's name on one cover do not split it.
+    ///
+    /// `found`: one row's boxes left to right and `lines` the photo's text lines, both in the working frame.
+    static func splittingMerges(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band,
+                                _ p: DetectorParameters, maxAlongAngleDegrees: Double = 10) -> [RowSpines.Found] {
+        let widths = found.filter { !$0.lying }.map { width($0.quad) }.sorted()
+        guard !widths.isEmpty, !lines.isEmpty else { return found }
+        let typical = widths[widths.count / 2]
+        let rowH = Double(band.bottom - band.top + 1)
+        let yc = Double(band.top + band.bottom) / 2
+        let cosMax = cos(maxAlongAngleDegrees * .pi / 180)
+        func side(_ top: Point, _ bottom: Point) -> RowSpines.Line {
+            let slope = bottom.y != top.y ? (bottom.x - top.x) / (bottom.y - top.y) : 0
+            return RowSpines.Line(x: top.x + (yc - top.y) * slope, slope: slope)
+        }
+        var out: [RowSpines.Found] = []
+        for f in found {
+            guard !f.lying, width(f.quad) > typical else { out.append(f); continue }
+            let q = f.quad
+            let left = side(q.topLeft, q.bottomLeft), right = side(q.topRight, q.bottomRight)
+            let slope = (left.slope + right.slope) / 2
+            let axis = Point(x: slope / (1 + slope * slope).squareRoot(), y: 1 / (1 + slope * slope).squareRoot())
+            // Each title's extent across, as x at the row's middle height along the box's slope.
+            let spans = lines.compactMap { line -> ClosedRange<Double>? in
+                let dx = line[1].x - line[0].x, dy = line[1].y - line[0].y
+                let length = hypot(dx, dy), thickness = hypot(line[3].x - line[0].x, line[3].y - line[0].y)
+                let centre = Point(x: line.map(\.x).reduce(0, +) / 4, y: line.map(\.y).reduce(0, +) / 4)
+                guard length > 0, abs(dx * axis.x + dy * axis.y) / length >= cosMax, length >= 3 * thickness,
+                      TextEvidence.contains(q.points, centre) else { return nil }
+                let xs = line.map { $0.x + (yc - $0.y) * slope }
+                return xs.min()!...xs.max()!
+            }.sorted { $0.lowerBound < $1.lowerBound }
+            let minWidth = p.minWidthRatio * rowH
+            var best: (x: Double, strength: Double)?
+            for (a, b) in zip(spans, spans.dropFirst()) where b.lowerBound - a.upperBound > 2 {
+                for x in stride(from: (max(a.upperBound, left.x + minWidth) + 1).rounded(), through: (min(b.lowerBound, right.x - minWidth) - 1).rounded(), by: 1) {
+                    let s = edgeAlong(m, RowSpines.Line(x: x, slope: slope), yc: yc, top: band.top, bottom: band.bottom)
+                    if s > (best?.strength ?? 0.3) { best = (x, s) }
+                }
+            }
+            guard let cut = best else { out.append(f); continue }
+            let line = RowSpines.Line(x: cut.x, slope: slope)
+            var l = f, r = f
+            l.quad = Quad(topLeft: q.topLeft, topRight: Point(x: line.at(q.topRight.y, yc), y: q.topRight.y),
+                          bottomRight: Point(x: line.at(q.bottomRight.y, yc), y: q.bottomRight.y), bottomLeft: q.bottomLeft)
+            r.quad = Quad(topLeft: Point(x: line.at(q.topLeft.y, yc), y: q.topLeft.y), topRight: q.topRight,
+                          bottomRight: q.bottomRight, bottomLeft: Point(x: line.at(q.bottomLeft.y, yc), y: q.bottomLeft.y))
+            for var piece in [l, r] {
+                let pq = piece.quad
+                let inside = RowSpines.interior(m, top: Int(pq.topLeft.y), bottom: Int(pq.bottomLeft.y) - 1,
+                                                left: side(pq.topLeft, pq.bottomLeft), right: side(pq.topRight, pq.bottomRight), yc: yc)
+                piece.texture = inside.edgeDensity; piece.lumaSD = inside.lumaSD; piece.chroma = inside.chroma
+                out.append(piece)
+            }
+        }
+        return out
+    }
+}
