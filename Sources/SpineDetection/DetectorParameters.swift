@@ -126,6 +126,12 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// A title line up a spine no box covers seeds a spine along it (see `TextSupport.seeded`). Absent or
     /// false: no spine is seeded.
     public var textSeedsSpines: Bool?
+    /// Boxes the confidence floor will drop do not keep a title's seed out: the seed replaces them (see
+    /// `TextSupport.seeded`). Absent or false: a seed is laid only where no box is.
+    public var textSeedsOverDropped: Bool?
+    /// A box wider than the row's typical spine holding two title lines side by side with a clear edge
+    /// between them is split along it (see `TextSupport.splittingMerges`). Absent or false: not split.
+    public var textSplitsMerges: Bool?
     /// Lying books found from print (LyingBooks): text lines within this many degrees of horizontal
     /// that no standing box holds are grouped into one book's (or one stack's) print. Absent: the
     /// lying-book finder is off.
@@ -159,8 +165,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-7.2041, 11.6084, 9.1782, -3.3546, -1.8669, -3.8071, -8.5142, 0.0000, 0.0000, 0.1082, 4.1191, 0.0000, 0.0000, 0.0000, 0.0000, -0.4906, -3.6349],
-        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-5.1135, 9.7738, 9.0223, -2.3902, -2.2521, -3.5059, -7.5577, 0.0000, 0.0000, 0.0592, 2.9768, 3.6302, -2.9645, -0.9376, -0.5634, -0.4314, -3.3182],
-        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true,
+        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-5.1246, 9.7619, 9.1263, -2.3877, -2.2433, -3.5283, -7.5795, 0.0000, 0.0000, 0.0506, 2.9666, 3.6898, -2.9646, -0.9453, -0.5622, -0.4467, -3.3434],
+        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5,
         rowsNeedVisibleFeet: true)
 }

@@ -56,25 +56,38 @@ public struct SpineDetector: Sendable {
             var found = RowSpines.find(maps, band, ceiling: ceiling, p)
             let support = Self.rowSupport(found)
             if let floor = p.rowMinSupport, support < floor { found = [] }
-            if p.textSeedsSpines == true, !found.isEmpty, !workingLines.isEmpty {
-                found = TextSupport.seeded(found, lines: workingLines, maps, band, ceiling: ceiling, p)
-            }
             let rowH = Double(band.bottom - band.top + 1)
             let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
-            var quads = found.map { s in Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
-                                               bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft)) }
-            if let text, p.textJoinsSplits == true {
-                (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)
+            let inPhoto = { (found: [RowSpines.Found]) in
+                found.map { s in Quad(topLeft: back(s.quad.topLeft), topRight: back(s.quad.topRight),
+                                      bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft)) }
             }
-            let textCues = TextSupport.rowCues(printed: quads.map { text?.printedFraction(inside: $0) ?? 0 })
-            let likeness = Self.likeNeighbours(found)
             // Print is weighed only where the text detector ran: without it, the model fitted without print.
             let model = text == nil ? p.confidenceModel : (p.textConfidenceModel ?? p.confidenceModel)
             let floor = text == nil ? p.minCalibratedConfidence : (p.textMinCalibratedConfidence ?? p.minCalibratedConfidence)
-            for (k, s) in found.enumerated() {
-                let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
-                    + [likeness[k], Self.sidesRunThrough(maps, s, rowHeight: rowH)]
-                let confidence = model.map { Self.calibrated(c, $0) } ?? s.confidence
+            let scored = { (found: [RowSpines.Found], quads: [Quad]) -> [(cues: [Double], confidence: Double)] in
+                let textCues = TextSupport.rowCues(printed: quads.map { text?.printedFraction(inside: $0) ?? 0 })
+                let likeness = Self.likeNeighbours(found)
+                return found.enumerated().map { k, s in
+                    let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
+                        + [likeness[k], Self.sidesRunThrough(maps, s, rowHeight: rowH)]
+                    return (c, model.map { Self.calibrated(c, $0) } ?? s.confidence)
+                }
+            }
+            if p.textSeedsSpines == true, !found.isEmpty, !workingLines.isEmpty {
+                // Judged before any seed is laid: a box the floor will drop stands for no spine.
+                let dropped = p.textSeedsOverDropped == true ? floor.map { f in scored(found, inPhoto(found)).map { $0.confidence < f } } : nil
+                found = TextSupport.seeded(found, dropped: dropped, lines: workingLines, maps, band, ceiling: ceiling, p)
+            }
+            if p.textSplitsMerges == true, !workingLines.isEmpty {
+                found = TextSupport.splittingMerges(found, lines: workingLines, maps, band, p)
+            }
+            var quads = inPhoto(found)
+            if let text, p.textJoinsSplits == true {
+                (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)
+            }
+            for (k, (c, confidence)) in scored(found, quads).enumerated() {
+                let s = found[k]
                 if let floor, confidence < floor { continue }
                 cues.append(c)
                 standing.append((s.quad, s.lying))

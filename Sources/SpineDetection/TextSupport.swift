@@ -117,9 +117,14 @@ extension TextSupport {
     /// its top and foot are found as for any spine.
     ///
     /// `lines`: the photo's text lines in the working frame (levelled when the photo was). Lines inside a
-    /// box already found, across the row, short, or outside the row's band are passed over.
-    static func seeded(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int,
-                       _ p: DetectorParameters) -> [RowSpines.Found] {
+    /// box already found (one that will be reported), across the row, short, or outside the row's band are
+    /// passed over.
+    ///
+    /// `dropped[k]`: box k of `found` falls below the confidence floor and will not be reported (absent:
+    /// none will). Such a box stands for no spine, so it does not keep a title's seed out; the seed takes
+    /// its place.
+    static func seeded(_ found: [RowSpines.Found], dropped: [Bool]? = nil, lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band,
+                       ceiling: Int, _ p: DetectorParameters) -> [RowSpines.Found] {
         let rowH = Double(band.bottom - band.top + 1)
         let yc = Double(band.top + band.bottom) / 2
         var out = found
@@ -133,9 +138,12 @@ extension TextSupport {
             guard centre.y > Double(band.top), centre.y < Double(band.bottom) else { return nil }
             return (centre, along.x / along.y, length, thickness)
         }.sorted { $0.length > $1.length }
+        var doomed = dropped?.count == found.count ? dropped! : [Bool](repeating: false, count: found.count)
         for c in candidates {
             let q = out.map { $0.quad.points }
-            if q.contains(where: { TextEvidence.contains($0, c.centre) }) { continue }
+            // A box holding the line's centre already stands for its spine.
+            let holding = q.indices.filter { TextEvidence.contains(q[$0], c.centre) }
+            if holding.contains(where: { !doomed[$0] }) { continue }
             // Horizontal half-width of the line, then the side searched from it outwards.
             let half = c.thickness / 2 * (1 + c.slope * c.slope).squareRoot()
             let xAtYc = c.centre.x + (yc - c.centre.y) * c.slope
@@ -162,12 +170,16 @@ extension TextSupport {
             let quad = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
                             bottomRight: Point(x: right.at(bottom, yc), y: bottom), bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
             // Not over a box already found: this one is there for a spine the others left out.
-            guard PolygonIoU.area(quad.points) > 0, !q.contains(where: { PolygonIoU.covered(quad.points, by: $0) > 0.3 }) else { continue }
+            guard PolygonIoU.area(quad.points) > 0 else { continue }
+            let over = Set(holding + q.indices.filter { PolygonIoU.covered(quad.points, by: q[$0]) > 0.3 })
+            guard over.allSatisfy({ doomed[$0] }) else { continue }
             let inside = RowSpines.interior(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc)
+            for k in over.sorted(by: >) { out.remove(at: k); doomed.remove(at: k) }
             out.append(RowSpines.Found(quad: quad, confidence: (l.strength + r.strength) / 2, lying: false,
                                        texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma, colour: inside.colour))
+            doomed.append(false)
         }
-        guard out.count > found.count else { return found }
+        guard out.map(\.quad) != found.map(\.quad) else { return found }
         func key(_ f: RowSpines.Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
         return out.sorted { key($0) < key($1) }
     }
@@ -189,5 +201,68 @@ extension TextSupport {
             }
         }}
         return n == 0 ? 0 : sum / Double(n)
+    }
+}
+
+extension TextSupport {
+    /// Two title lines side by side along one box, with a clear edge parallel to its sides between them, are
+    /// two spines the boundary search merged (books leaning together, or a faint seam): the box is split
+    /// along that edge. A wider box than the row's typical spine only; the edge must stand out as a seeded
+    /// spine's sides must, so a title and its author's name on one cover do not split it.
+    ///
+    /// `found`: one row's boxes left to right and `lines` the photo's text lines, both in the working frame.
+    static func splittingMerges(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band,
+                                _ p: DetectorParameters, maxAlongAngleDegrees: Double = 10) -> [RowSpines.Found] {
+        let widths = found.filter { !$0.lying }.map { width($0.quad) }.sorted()
+        guard !widths.isEmpty, !lines.isEmpty else { return found }
+        let typical = widths[widths.count / 2]
+        let rowH = Double(band.bottom - band.top + 1)
+        let yc = Double(band.top + band.bottom) / 2
+        let cosMax = cos(maxAlongAngleDegrees * .pi / 180)
+        func side(_ top: Point, _ bottom: Point) -> RowSpines.Line {
+            let slope = bottom.y != top.y ? (bottom.x - top.x) / (bottom.y - top.y) : 0
+            return RowSpines.Line(x: top.x + (yc - top.y) * slope, slope: slope)
+        }
+        var out: [RowSpines.Found] = []
+        for f in found {
+            guard !f.lying, width(f.quad) > typical else { out.append(f); continue }
+            let q = f.quad
+            let left = side(q.topLeft, q.bottomLeft), right = side(q.topRight, q.bottomRight)
+            let slope = (left.slope + right.slope) / 2
+            let axis = Point(x: slope / (1 + slope * slope).squareRoot(), y: 1 / (1 + slope * slope).squareRoot())
+            // Each title's extent across, as x at the row's middle height along the box's slope.
+            let spans = lines.compactMap { line -> ClosedRange<Double>? in
+                let dx = line[1].x - line[0].x, dy = line[1].y - line[0].y
+                let length = hypot(dx, dy), thickness = hypot(line[3].x - line[0].x, line[3].y - line[0].y)
+                let centre = Point(x: line.map(\.x).reduce(0, +) / 4, y: line.map(\.y).reduce(0, +) / 4)
+                guard length > 0, abs(dx * axis.x + dy * axis.y) / length >= cosMax, length >= 3 * thickness,
+                      TextEvidence.contains(q.points, centre) else { return nil }
+                let xs = line.map { $0.x + (yc - $0.y) * slope }
+                return xs.min()!...xs.max()!
+            }.sorted { $0.lowerBound < $1.lowerBound }
+            let minWidth = p.minWidthRatio * rowH
+            var best: (x: Double, strength: Double)?
+            for (a, b) in zip(spans, spans.dropFirst()) where b.lowerBound - a.upperBound > 2 {
+                for x in stride(from: (max(a.upperBound, left.x + minWidth) + 1).rounded(), through: (min(b.lowerBound, right.x - minWidth) - 1).rounded(), by: 1) {
+                    let s = edgeAlong(m, RowSpines.Line(x: x, slope: slope), yc: yc, top: band.top, bottom: band.bottom)
+                    if s > (best?.strength ?? 0.3) { best = (x, s) }
+                }
+            }
+            guard let cut = best else { out.append(f); continue }
+            let line = RowSpines.Line(x: cut.x, slope: slope)
+            var l = f, r = f
+            l.quad = Quad(topLeft: q.topLeft, topRight: Point(x: line.at(q.topRight.y, yc), y: q.topRight.y),
+                          bottomRight: Point(x: line.at(q.bottomRight.y, yc), y: q.bottomRight.y), bottomLeft: q.bottomLeft)
+            r.quad = Quad(topLeft: Point(x: line.at(q.topLeft.y, yc), y: q.topLeft.y), topRight: q.topRight,
+                          bottomRight: q.bottomRight, bottomLeft: Point(x: line.at(q.bottomLeft.y, yc), y: q.bottomLeft.y))
+            for var piece in [l, r] {
+                let pq = piece.quad
+                let inside = RowSpines.interior(m, top: Int(pq.topLeft.y), bottom: Int(pq.bottomLeft.y) - 1,
+                                                left: side(pq.topLeft, pq.bottomLeft), right: side(pq.topRight, pq.bottomRight), yc: yc)
+                piece.texture = inside.edgeDensity; piece.lumaSD = inside.lumaSD; piece.chroma = inside.chroma; piece.colour = inside.colour
+                out.append(piece)
+            }
+        }
+        return out
     }
 }

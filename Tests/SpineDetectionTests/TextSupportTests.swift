@@ -148,4 +148,71 @@ import ShelfImage
         let across = [Point(x: cx - 3 * w, y: 200), Point(x: cx + 3 * w, y: 200), Point(x: cx + 3 * w, y: 210), Point(x: cx - 3 * w, y: 210)]
         #expect(TextSupport.seeded(rest, lines: [across], maps, band, ceiling: 0, detector.parameters).count == rest.count)
     }
+
+    @Test func aBoxTheFloorDropsGivesWayToATitleSeed() {
+        // The edges cut one box across two books (the sixth and the seventh) whose confidence falls under
+        // the floor; the sixth book's title is read. A box that will be reported keeps the seed out, one that
+        // will be dropped gives way to it.
+        let f = shelf()
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(f.image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
+        #expect(all.count >= 9)
+        let book = all[5].quad, next = all[6].quad
+        var merged = all[5]
+        merged.quad = Quad(topLeft: book.topLeft, topRight: next.topRight, bottomRight: next.bottomRight, bottomLeft: book.bottomLeft)
+        var cut = all
+        cut.replaceSubrange(5...6, with: [merged])
+        let xs = book.points.map(\.x), ys = book.points.map(\.y)
+        let cx = (xs.min()! + xs.max()!) / 2, w = xs.max()! - xs.min()!
+        let y0 = ys.max()! - (ys.max()! - ys.min()!) / 6, y1 = ys.min()! + (ys.max()! - ys.min()!) / 6
+        let title = [Point(x: cx - w / 4, y: y0), Point(x: cx - w / 4, y: y1), Point(x: cx + w / 4, y: y1), Point(x: cx + w / 4, y: y0)]
+        let kept = TextSupport.seeded(cut, dropped: cut.map { _ in false }, lines: [title], maps, band, ceiling: 0, detector.parameters)
+        #expect(kept.map(\.quad) == cut.map(\.quad))
+        let dropped = cut.indices.map { $0 == 5 }
+        let seeded = TextSupport.seeded(cut, dropped: dropped, lines: [title], maps, band, ceiling: 0, detector.parameters)
+        #expect(seeded.count == cut.count)
+        #expect(!seeded.contains { $0.quad == merged.quad }, "the dropped box is replaced")
+        let best = seeded.map { PolygonIoU.iou($0.quad, book) }.max() ?? 0
+        #expect(best > 0.8, "best IoU \(best) with the titled book")
+        let lefts = seeded.map { $0.quad.topLeft.x }
+        #expect(lefts == lefts.sorted())
+    }
+
+    /// A title line up the middle of a standing box (working frame), half its width thick and two thirds its height long.
+    private func title(on q: Quad, at share: Double = 0.5) -> [Point] {
+        let xs = q.points.map(\.x), ys = q.points.map(\.y)
+        let w = xs.max()! - xs.min()!, cx = xs.min()! + share * w
+        let y0 = ys.max()! - (ys.max()! - ys.min()!) / 6, y1 = ys.min()! + (ys.max()! - ys.min()!) / 6
+        return [Point(x: cx - w / 8, y: y0), Point(x: cx - w / 8, y: y1), Point(x: cx + w / 8, y: y1), Point(x: cx + w / 8, y: y0)]
+    }
+
+    @Test func twoTitlesSideBySideSplitAMergedBoxAtTheEdgeBetweenThem() {
+        // The edges missed the side the sixth and seventh books share: one box holds both, and both titles.
+        let f = shelf()
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(f.image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
+        #expect(all.count >= 9)
+        let a = all[5].quad, b = all[6].quad
+        var merged = all[5]
+        merged.quad = Quad(topLeft: a.topLeft, topRight: b.topRight, bottomRight: b.bottomRight, bottomLeft: a.bottomLeft)
+        var cut = all
+        cut.replaceSubrange(5...6, with: [merged])
+        let split = TextSupport.splittingMerges(cut, lines: [title(on: a), title(on: b)], maps, band, detector.parameters)
+        #expect(split.count == all.count)
+        for book in [a, b] {
+            let best = split.map { PolygonIoU.iou($0.quad, book) }.max() ?? 0
+            #expect(best > 0.85, "best IoU \(best) with a merged book")
+        }
+        let lefts = split.map { $0.quad.topLeft.x }
+        #expect(lefts == lefts.sorted())
+        // A title and its author's name side by side on one wide cover: no edge between them, no split.
+        guard let wide = all.indices.max(by: { all[$0].quad.topRight.x - all[$0].quad.topLeft.x < all[$1].quad.topRight.x - all[$1].quad.topLeft.x })
+        else { return }
+        let twoLines = [title(on: all[wide].quad, at: 0.3), title(on: all[wide].quad, at: 0.7)]
+        #expect(TextSupport.splittingMerges(all, lines: twoLines, maps, band, detector.parameters).map(\.quad) == all.map(\.quad))
+    }
 }
