@@ -20,6 +20,12 @@ enum RowSpines {
         var x: Double
         var slope: Double
         func at(_ y: Double, _ yc: Double) -> Double { x + (y - yc) * slope }
+        /// The line through a side's two ends (a level side counts as upright), as crossing height `yc`.
+        init(x: Double, slope: Double) { self.x = x; self.slope = slope }
+        init(through top: Point, _ bottom: Point, yc: Double) {
+            let slope = bottom.y != top.y ? (bottom.x - top.x) / (bottom.y - top.y) : 0
+            self.init(x: top.x + (yc - top.y) * slope, slope: slope)
+        }
     }
 
     /// `ceiling`: the lowest pixel row the spine tops may reach up to (just below the row above).

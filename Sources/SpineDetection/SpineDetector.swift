@@ -147,11 +147,7 @@ public struct SpineDetector: Sendable {
     static func sidesRunThrough(_ m: EdgeMaps, _ s: RowSpines.Found, rowHeight: Double) -> Double {
         let q = s.quad
         guard !s.lying, q.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e6 && abs($0.y) < 1e6 }) else { return 0 }
-        func line(_ a: Point, _ b: Point) -> RowSpines.Line {
-            let slope = (b.x - a.x) / max(1e-6, b.y - a.y)
-            return RowSpines.Line(x: a.x - a.y * slope, slope: slope)
-        }
-        let sides = [line(q.topLeft, q.bottomLeft), line(q.topRight, q.bottomRight)]
+        let sides = [RowSpines.Line(through: q.topLeft, q.bottomLeft, yc: 0), RowSpines.Line(through: q.topRight, q.bottomRight, yc: 0)]
         let top = Int(min(q.topLeft.y, q.topRight.y).rounded()), foot = Int(max(q.bottomLeft.y, q.bottomRight.y).rounded())
         let reach = max(2, Int(0.25 * rowHeight))
         // nil where the photo ends first: a box at the photo's top edge is judged by its foot alone.

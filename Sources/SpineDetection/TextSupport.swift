@@ -219,10 +219,7 @@ extension TextSupport {
         let rowH = Double(band.bottom - band.top + 1)
         let yc = Double(band.top + band.bottom) / 2
         let cosMax = cos(maxAlongAngleDegrees * .pi / 180)
-        func side(_ top: Point, _ bottom: Point) -> RowSpines.Line {
-            let slope = bottom.y != top.y ? (bottom.x - top.x) / (bottom.y - top.y) : 0
-            return RowSpines.Line(x: top.x + (yc - top.y) * slope, slope: slope)
-        }
+        func side(_ top: Point, _ bottom: Point) -> RowSpines.Line { RowSpines.Line(through: top, bottom, yc: yc) }
         var out: [RowSpines.Found] = []
         for f in found {
             guard !f.lying, width(f.quad) > typical else { out.append(f); continue }
