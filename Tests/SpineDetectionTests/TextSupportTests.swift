@@ -153,21 +153,10 @@ import ShelfImage
         // The edges cut one box across two books (the sixth and the seventh) whose confidence falls under
         // the floor; the sixth book's title is read. A box that will be reported keeps the seed out, one that
         // will be dropped gives way to it.
-        let f = shelf()
+        guard let (maps, band, all, merged, cut) = sixthAndSeventhMerged() else { return }
         let detector = SpineDetector()
-        let (maps, _) = detector.workingMaps(f.image)
-        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
-        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
-        #expect(all.count >= 9)
-        let book = all[5].quad, next = all[6].quad
-        var merged = all[5]
-        merged.quad = Quad(topLeft: book.topLeft, topRight: next.topRight, bottomRight: next.bottomRight, bottomLeft: book.bottomLeft)
-        var cut = all
-        cut.replaceSubrange(5...6, with: [merged])
-        let xs = book.points.map(\.x), ys = book.points.map(\.y)
-        let cx = (xs.min()! + xs.max()!) / 2, w = xs.max()! - xs.min()!
-        let y0 = ys.max()! - (ys.max()! - ys.min()!) / 6, y1 = ys.min()! + (ys.max()! - ys.min()!) / 6
-        let title = [Point(x: cx - w / 4, y: y0), Point(x: cx - w / 4, y: y1), Point(x: cx + w / 4, y: y1), Point(x: cx + w / 4, y: y0)]
+        let book = all[5].quad
+        let title = title(on: book, halfWidth: 0.25)
         let kept = TextSupport.seeded(cut, dropped: cut.map { _ in false }, lines: [title], maps, band, ceiling: 0, detector.parameters)
         #expect(kept.map(\.quad) == cut.map(\.quad))
         let dropped = cut.indices.map { $0 == 5 }
@@ -180,27 +169,35 @@ import ShelfImage
         #expect(lefts == lefts.sorted())
     }
 
-    /// A title line up the middle of a standing box (working frame), half its width thick and two thirds its height long.
-    private func title(on q: Quad, at share: Double = 0.5) -> [Point] {
+    /// A title line up a standing box (working frame) at `share` of its width, `halfWidth` of its width either
+    /// side, two thirds its height long.
+    private func title(on q: Quad, at share: Double = 0.5, halfWidth: Double = 0.125) -> [Point] {
         let xs = q.points.map(\.x), ys = q.points.map(\.y)
-        let w = xs.max()! - xs.min()!, cx = xs.min()! + share * w
+        let w = xs.max()! - xs.min()!, cx = xs.min()! + share * w, h = halfWidth * w
         let y0 = ys.max()! - (ys.max()! - ys.min()!) / 6, y1 = ys.min()! + (ys.max()! - ys.min()!) / 6
-        return [Point(x: cx - w / 8, y: y0), Point(x: cx - w / 8, y: y1), Point(x: cx + w / 8, y: y1), Point(x: cx + w / 8, y: y0)]
+        return [Point(x: cx - h, y: y0), Point(x: cx - h, y: y1), Point(x: cx + h, y: y1), Point(x: cx + h, y: y0)]
     }
 
-    @Test func twoTitlesSideBySideSplitAMergedBoxAtTheEdgeBetweenThem() {
-        // The edges missed the side the sixth and seventh books share: one box holds both, and both titles.
-        let f = shelf()
+    /// The drawn shelf's row as the edges cut it, and the same row with its sixth and seventh books in one box.
+    private func sixthAndSeventhMerged() -> (EdgeMaps, RowFinder.Band, [RowSpines.Found], RowSpines.Found, [RowSpines.Found])? {
         let detector = SpineDetector()
-        let (maps, _) = detector.workingMaps(f.image)
-        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        let (maps, _) = detector.workingMaps(shelf().image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return nil }
         let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
-        #expect(all.count >= 9)
+        guard all.count >= 9 else { Issue.record("\(all.count) boxes on the drawn row"); return nil }
         let a = all[5].quad, b = all[6].quad
         var merged = all[5]
         merged.quad = Quad(topLeft: a.topLeft, topRight: b.topRight, bottomRight: b.bottomRight, bottomLeft: a.bottomLeft)
         var cut = all
         cut.replaceSubrange(5...6, with: [merged])
+        return (maps, band, all, merged, cut)
+    }
+
+    @Test func twoTitlesSideBySideSplitAMergedBoxAtTheEdgeBetweenThem() {
+        // The edges missed the side the sixth and seventh books share: one box holds both, and both titles.
+        guard let (maps, band, all, _, cut) = sixthAndSeventhMerged() else { return }
+        let detector = SpineDetector()
+        let a = all[5].quad, b = all[6].quad
         let split = TextSupport.splittingMerges(cut, lines: [title(on: a), title(on: b)], maps, band, detector.parameters)
         #expect(split.count == all.count)
         for book in [a, b] {
