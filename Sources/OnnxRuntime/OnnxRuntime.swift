@@ -134,7 +134,6 @@ public final class OnnxSession: @unchecked Sendable {
             throw .badInput("tensor of shape \(input.shape) cannot hold \(input.values.count) values")
         }
         let api = runtime.api
-        var values = input.values
         let shape = input.shape.map(Int64.init)
         var inputValue: OpaquePointer?
         var outputValue: OpaquePointer?
@@ -142,11 +141,13 @@ public final class OnnxSession: @unchecked Sendable {
             api.release(.releaseValue, inputValue)
             api.release(.releaseValue, outputValue)
         }
-        // The input tensor borrows `values`' storage: it is released (defer) before `values` goes away.
-        let status: (OrtStatusPtr, String) = values.withUnsafeMutableBytes { raw in
+        // The input tensor borrows the caller's storage: it is released (defer) before `input` goes away.
+        // Read-only, because ONNX Runtime never writes its inputs, and a mutable view would first copy the
+        // array the caller still holds (3.7 MB for the text cue's whole-photo input).
+        let status: (OrtStatusPtr, String) = input.values.withUnsafeBytes { raw in
             let created = shape.withUnsafeBufferPointer { dims in
                 api.fn(.createTensorWithDataAsOrtValue, CreateTensorWithDataFn.self)(
-                    runtime.cpuMemory, raw.baseAddress!, raw.count, dims.baseAddress!, dims.count,
+                    runtime.cpuMemory, UnsafeMutableRawPointer(mutating: raw.baseAddress!), raw.count, dims.baseAddress!, dims.count,
                     OrtElementType.float.rawValue, &inputValue)
             }
             guard created == nil else { return (created, "CreateTensorWithDataAsOrtValue") }

@@ -35,7 +35,7 @@ public struct TextDetector: Sendable {
         public init() {}
     }
 
-    let session: OnnxSession
+    public let session: OnnxSession
     public var options: Options
 
     public init(session: OnnxSession, options: Options = Options()) {

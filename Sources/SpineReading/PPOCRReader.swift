@@ -39,7 +39,7 @@ public final class PPOCRReader: SpineReader {
     public let model: String
     public let promptVersion: String
     public let options: PPOCROptions
-    let detector: TextDetector
+    public let detector: TextDetector
     let recognizer: TextRecognizer
     private let limiter: ConcurrencyLimiter
 

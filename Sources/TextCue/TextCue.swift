@@ -10,19 +10,27 @@ import SpineDetection
 /// It uses the same pinned detector model as the reader, so any machine that can read spines offline
 /// has it; without the model cache (`scripts/setup.sh` not run) detection goes on without the cue.
 public final class TextCue: Sendable {
-    let detector: TextDetector
+    public let detector: TextDetector
 
     /// The network's input size when the detector's parameters name none. The spine detector works at 640 px,
     /// and at that size the text detector still finds the titles of 1%-wide spines while costing tens of
     /// milliseconds on one core.
     public static let defaultLongSide = 640
 
-    public init(models: PPOCRModels, longSide: Int = defaultLongSide) throws(OnnxRuntimeError) {
+    public convenience init(models: PPOCRModels, longSide: Int = defaultLongSide) throws(OnnxRuntimeError) {
         let runtime = try OnnxRuntime.load(libraryPath: models.runtimeLibrary)
+        self.init(session: try OnnxSession(runtime: runtime, modelPath: models.detector), longSide: longSide)
+    }
+
+    /// On a detector session already loaded, usually the PP-OCR reader's: both run the same model file
+    /// with the same session options, so one session serves both, and the process holds the model's
+    /// weights and ONNX Runtime's plan for them once. Sessions take concurrent runs, and only the input
+    /// size differs between the two.
+    public init(session: OnnxSession, longSide: Int = defaultLongSide) {
         var options = TextDetector.Options()
         options.maxSide = longSide
         options.minShortSide = 0
-        detector = TextDetector(session: try OnnxSession(runtime: runtime, modelPath: models.detector), options: options)
+        detector = TextDetector(session: session, options: options)
     }
 
     /// From the default model cache (`SHELFSCAN_MODELS_DIR`, else the user's cache directory), or nil

@@ -3,6 +3,8 @@ import Foundation
 import Library
 import ShelfImage
 import ShelfScanTestSupport
+import SpineReading
+import TextCue
 import Testing
 @testable import ShelfScan
 
@@ -77,6 +79,18 @@ struct PhotoScannerTests {
         #expect(kept.reviewStatus == .userEdited)
         #expect(try store.pendingCount() == fixture.spines.count - 1)
         #expect(try store.photoStatus(contentHash: first.contentHash)?.workCount == fixture.spines.count)
+    }
+
+    @Test("With the PP-OCR reader the text cue runs on the reader's detector session, not on a second copy of the model")
+    func thePPOCRReaderAndTheTextCueShareOneDetectorSession() throws {
+        let scanner = try PhotoScanner.open(configuration: ScanConfiguration(), reader: .ppocr(modelsDirectory: nil),
+                                            catalogPath: nil, libraryPath: nil)
+        let reader = try #require(scanner.reader as? PPOCRReader, "the PP-OCR models are fetched by scripts/setup.sh")
+        let cue = try #require(scanner.textCue)
+        #expect(cue.detector.session === reader.detector.session)
+        // The cue keeps its own input size on the shared session.
+        #expect(cue.detector.options.maxSide == scanner.detector.parameters.textCueLongSide ?? TextCue.defaultLongSide)
+        #expect(reader.detector.options == PPOCROptions().detector)
     }
 
     @Test func aDryRunFilesNothingAndCropsNothing() async throws {

@@ -1,4 +1,6 @@
 import Foundation
+import OnnxRuntime
+import PPOCR
 import ShelfImage
 import ShelfScanTestSupport
 import SpineDetection
@@ -45,6 +47,37 @@ struct TextCueTests {
         #expect(ys.max()! - ys.min()! > 3 * (xs.max()! - xs.min()!) * Double(image.width) / Double(image.height))
         let spineXs = spine.points.map(\.x)
         #expect(xs.min()! >= spineXs.min()! - 0.02 && xs.max()! <= spineXs.max()! + 0.02)
+    }
+
+    @Test("On a session shared with a crop detector, the cue finds what it finds on a session of its own, runs interleaved")
+    func sharedSession() async throws {
+        let own = try #require(Self.cue, Self.missing)
+        let models = try PPOCRModels.inDirectory(PPOCRModels.defaultDirectory())
+        let session = try OnnxSession(runtime: try OnnxRuntime.load(libraryPath: models.runtimeLibrary), modelPath: models.detector)
+        let crops = TextDetector(session: session)  // the reader's options: spine crops up to 960 px
+        let cue = TextCue(session: session)
+        #expect(cue.detector.session === crops.session)
+
+        let (image, _, _) = Self.scene()
+        let expected = try #require(own.evidence(image))
+        let spine = BitmapText.render("BLEAK HOUSE", scale: 3)  // a spine as the reader turns it: text left to right
+        let expectedLines = try crops.detect(spine)
+        #expect(!expectedLines.isEmpty)
+        // Whole-photo and crop runs at once on the one session, as a server's scan jobs and reader make them.
+        let (cueRuns, cropRuns) = await withTaskGroup(of: (TextEvidence?, [DetectedLine]?).self) { group in
+            for i in 0..<6 {
+                group.addTask { i.isMultiple(of: 2) ? (cue.evidence(image), nil) : (nil, try? crops.detect(spine)) }
+            }
+            var cueRuns: [TextEvidence?] = [], cropRuns: [[DetectedLine]?] = []
+            for await (e, l) in group {
+                if let e { cueRuns.append(e) }
+                if let l { cropRuns.append(l) }
+            }
+            return (cueRuns, cropRuns)
+        }
+        #expect(cueRuns.count == 3 && cropRuns.count == 3)
+        for e in cueRuns { #expect(e == expected) }
+        for l in cropRuns { #expect(l == expectedLines) }
     }
 
     @Test("A photo too small to hold text gives an empty answer, not an error")
