@@ -13,8 +13,9 @@ removes mostly wrong boxes.
     scripts/fit-confidence.py /tmp/boxes.csv [--real-weight 5] [--synthetic-weight 1] [--drop CUES]
 
 Two models are shipped. "textConfidenceModel" (used when the text cue ran) is fitted on a dump made with
-the text cue, as above, every cue in (detector-v2.8). "confidenceModel" (used without it) is fitted on a
-dump made with --no-text, with printed,unprintedRow,unprintedRowEnd,outsidePrintRun as --drop, so detection
+the text cue, as above, with --drop texture,rowEnd (redundant with the others; row-end also put plain books at a
+row's end under the floor) (detector-v2.8). "confidenceModel" (used without it) is fitted on a dump made with
+--no-text, with texture,rowEnd,printed,unprintedRow,unprintedRowEnd,outsidePrintRun as --drop, so detection
 without the model cache keeps a model that never learnt to expect print.
 
 Labels: 1 for a box matching a scored ground-truth spine at IoU >= 0.5, 0 for a false positive (boxes on
