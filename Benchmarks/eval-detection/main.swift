@@ -93,9 +93,8 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
             o = drawTruth(o, t.polygons)
             // False positives (matching no spine, don't-care ones included) outlined again in white, so a glance
             // tells wrong boxes from right ones (the renderer's red and green only alternate).
-            let wrong = r.spines.indices.filter { i in
-                !pairs.contains { $0.detection == i } && !t.polygons.contains { $0.1 && PolygonIoU.iou(r.spines[i].quad.points, $0.0) >= 0.5 }
-            }
+            let outcome = labels(r.spines.map(\.quad.points), t.polygons)
+            let wrong = r.spines.indices.filter { outcome[$0] == 0 }
             o = drawLines(o, wrong.map { r.spines[$0].quad.points }, colours: wrong.map { _ in (255, 255, 255) })
             // The text detector's lines in yellow, with a dot where each begins (the way the text runs).
             if overlayText, let evidence { o = drawLines(o, evidence.lines.map { $0.quad.points }) }
@@ -166,12 +165,23 @@ struct Variation {
     }
 }
 
+/// Each detected box against the truth: 1 when it matches a scored spine at IoU >= 0.5, 0 when it is wrong, nil
+/// when it matches or lies over a don't-care spine (a partial one: neither right nor wrong). One rule for the
+/// errors by kind, the calibration, the box dump and the overlays.
+func labels(_ det: [[Point]], _ truth: [([Point], Bool)]) -> [Int?] {
+    let pairs = DetectionScore.matches(detections: det, truth: truth.map(\.0))
+    return det.indices.map { i in
+        if let m = pairs.first(where: { $0.detection == i }) { return truth[m.truth].1 ? nil : 1 }
+        return truth.contains(where: { $0.1 && PolygonIoU.iou(det[i], $0.0) >= 0.5 }) ? nil : 0
+    }
+}
+
 /// Why each unmatched detection and each missed truth failed, so work goes to the commonest cause:
 /// fp.background (over no spine: gap, board, wall), fp.part (inside one spine: a split or a short box),
 /// fp.merge (across two or more spines), fp.offset (one spine, shifted), and the same for misses.
 func errorKinds(_ det: [[Point]], _ truth: [([Point], Bool)], into kinds: inout [String: Int]) {
     let pairs = DetectionScore.matches(detections: det, truth: truth.map(\.0))
-    let usedD = Set(pairs.map(\.detection)), usedT = Set(pairs.map(\.truth))
+    let usedT = Set(pairs.map(\.truth))
     func kind(_ a: [Point], among others: [[Point]]) -> String {
         let area = PolygonIoU.area(a)
         let cover = others.map { PolygonIoU.area(PolygonIoU.intersection(a, $0)) / max(1e-12, area) }
@@ -189,9 +199,8 @@ func errorKinds(_ det: [[Point]], _ truth: [([Point], Bool)], into kinds: inout 
         return (cover[k] > 0.75 ? "part" : "offset") + (shape.isEmpty ? "" : "-" + shape)
     }
     let truthPolys = truth.filter { !$0.1 }.map(\.0)
-    for (i, d) in det.enumerated() where !usedD.contains(i) {
-        // A box on a don't-care spine is not an error.
-        if truth.contains(where: { $0.1 && PolygonIoU.iou(d, $0.0) >= 0.5 }) { continue }
+    // A box on a don't-care spine is not an error.
+    for (d, label) in zip(det, labels(det, truth)) where label == 0 {
         kinds["fp." + kind(d, among: truthPolys), default: 0] += 1
     }
     for (j, t) in truth.enumerated() where !usedT.contains(j) && !t.1 {
@@ -202,17 +211,10 @@ func errorKinds(_ det: [[Point]], _ truth: [([Point], Bool)], into kinds: inout 
 /// CSV rows for scripts/fit-confidence.py: every detected box with its confidence cues, label 1 when it
 /// matches a scored spine at IoU >= 0.5, 0 when it is a false positive; boxes on don't-care spines are left out.
 func boxRows(_ set: String, _ photo: String, _ r: DetectionResult, _ cues: [[Double]], _ t: Truth) -> String {
-    let det = r.spines.map(\.quad.points)
-    let pairs = DetectionScore.matches(detections: det, truth: t.polygons.map(\.0))
+    let outcome = labels(r.spines.map(\.quad.points), t.polygons)
     var text = ""
     for (i, c) in cues.enumerated() {
-        let label: Int
-        if let m = pairs.first(where: { $0.detection == i }) {
-            if t.polygons[m.truth].1 { continue }
-            label = 1
-        } else if t.polygons.contains(where: { $0.1 && PolygonIoU.iou(det[i], $0.0) >= 0.5 }) {
-            continue
-        } else { label = 0 }
+        guard let label = outcome[i] else { continue }
         text += "\(set),\(photo),\(label)," + c.map { String(format: "%.5f", $0) }.joined(separator: ",") + "\n"
     }
     return text
@@ -259,8 +261,8 @@ func drawTruth(_ image: RGBImage, _ polys: [([Point], Bool)]) -> RGBImage {
 func drawLines(_ image: RGBImage, _ polys: [[Point]], colours: [(UInt8, UInt8, UInt8)]? = nil) -> RGBImage {
     var img = image
     let w = Double(img.width), h = Double(img.height)
-    for (i, p) in polys.enumerated() {
-        let c = colours?[i] ?? (255, 220, 0)
+    for (k, p) in polys.enumerated() {
+        let c = colours?[k] ?? (255, 220, 0)
         if colours == nil, let a = p.first {
             for dy in -2...2 { for dx in -2...2 {
                 let x = Int(a.x * w) + dx, y = Int(a.y * h) + dy
@@ -456,16 +458,9 @@ struct Calibration {
     var wrong = [Int](repeating: 0, count: edges.count - 1)
 
     mutating func add(_ spines: [DetectedSpine], _ truth: [([Point], Bool)]) {
-        let det = spines.map(\.quad.points)
-        let pairs = DetectionScore.matches(detections: det, truth: truth.map(\.0))
-        for (i, s) in spines.enumerated() {
-            guard let band = Self.edges.indices.dropLast().last(where: { Self.edges[$0] <= s.confidence }) else { continue }
-            if let m = pairs.first(where: { $0.detection == i }) {
-                if truth[m.truth].1 { continue }
-                hits[band] += 1
-            } else if truth.contains(where: { $0.1 && PolygonIoU.iou(det[i], $0.0) >= 0.5 }) {
-                continue
-            } else { wrong[band] += 1 }
+        for (s, label) in zip(spines, labels(spines.map(\.quad.points), truth)) {
+            guard let label, let band = Self.edges.indices.dropLast().last(where: { Self.edges[$0] <= s.confidence }) else { continue }
+            if label == 1 { hits[band] += 1 } else { wrong[band] += 1 }
         }
     }
 

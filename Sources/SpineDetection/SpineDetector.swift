@@ -150,12 +150,13 @@ public struct SpineDetector: Sendable {
         let sides = [RowSpines.Line(through: q.topLeft, q.bottomLeft, yc: 0), RowSpines.Line(through: q.topRight, q.bottomRight, yc: 0)]
         let top = Int(min(q.topLeft.y, q.topRight.y).rounded()), foot = Int(max(q.bottomLeft.y, q.bottomRight.y).rounded())
         let reach = max(2, Int(0.25 * rowHeight))
+        guard foot > top + 2 else { return 0 }
+        let along = sides.map { TextSupport.edgeAlong(m, $0, yc: 0, top: top + 1, bottom: foot - 1) }
         // nil where the photo ends first: a box at the photo's top edge is judged by its foot alone.
         func ratio(_ from: Int, _ to: Int) -> Double? {
-            guard from <= to, from >= 0, to < m.height, foot > top + 2 else { return nil }
-            return sides.map { side in
-                let inside = TextSupport.edgeAlong(m, side, yc: 0, top: top + 1, bottom: foot - 1)
-                return inside > 0 ? min(1.5, TextSupport.edgeAlong(m, side, yc: 0, top: from, bottom: to) / inside) : 0
+            guard from <= to, from >= 0, to < m.height else { return nil }
+            return zip(sides, along).map { side, inside in
+                inside > 0 ? min(1.5, TextSupport.edgeAlong(m, side, yc: 0, top: from, bottom: to) / inside) : 0
             }.min() ?? 0
         }
         let seen = [ratio(max(0, top - reach), top - 3), ratio(foot + 3, min(m.height - 1, foot + reach))].compactMap { $0 }
