@@ -140,6 +140,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var lyingOutlineReach: Double?
     /// Its boxes whose confidence is below this are dropped.
     public var lyingMinConfidence: Double?
+    /// A row's box whose print shows a stack seen spine-on is cut into its lying books (see
+    /// `TextSupport.splittingStacks`). Absent or false: the box stands.
+    public var lyingStacksByPrint: Bool?
     /// A band of vertical edges that runs into the photo's bottom edge has no board under it in view: it is
     /// a floor, a pavement or a radiator below the cabinet, or books cut off above their feet (partial,
     /// which no one can file whole). Such a band is not searched for spines. Absent or false: it is.
@@ -167,6 +170,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         confidenceModel: [-7.2041, 11.6084, 9.1782, -3.3546, -1.8669, -3.8071, -8.5142, 0.0000, 0.0000, 0.1082, 4.1191, 0.0000, 0.0000, 0.0000, 0.0000, -0.4906, -3.6349],
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-5.1246, 9.7619, 9.1263, -2.3877, -2.2433, -3.5283, -7.5795, 0.0000, 0.0000, 0.0506, 2.9666, 3.6898, -2.9646, -0.9453, -0.5622, -0.4467, -3.3434],
         textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
-        lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5,
+        lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
         rowsNeedVisibleFeet: true)
 }

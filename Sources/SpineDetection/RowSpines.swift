@@ -317,8 +317,10 @@ enum RowSpines {
 
     /// A wide piece: if horizontal edges dominate, it is a stack of lying books, cut along y with the same
     /// DP turned 90 degrees; otherwise it is a gap, a bookend or a face-out cover and yields nothing.
+    /// `byPrint`: the piece's print already shows a stack (`TextSupport.holdsStack`), so two lines across it
+    /// suffice, whatever the vertical edges of its sides and of the wall above.
     static func lyingStack(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double,
-                           _ p: DetectorParameters) -> (books: [Found], span: ClosedRange<Int>?) {
+                           byPrint: Bool = false, _ p: DetectorParameters) -> (books: [Found], span: ClosedRange<Int>?) {
         let w = m.width
         // The stack's own columns first: where horizontal edges are dense. A piece this wide often also
         // holds the wall beside the stack and the cabinet side's long vertical edge, which would outvote
@@ -361,7 +363,7 @@ enum RowSpines {
         for i in 0..<n where cov[i] >= p.topEdgeCoverage { start = i; break }
         let across = edgeLines(Array(cov.dropFirst(Int(0.05 * rowH))), threshold: 0.7)
         guard hSum / Double(b - a + 1) / rowH > p.lyingMinEdgeDensity,
-              hSum > p.lyingDominance * vSum || (across >= 2 && hSum > vSum) else { return ([], nil) }
+              hSum > p.lyingDominance * vSum || (across >= 2 && hSum > vSum) || (byPrint && across >= 2) else { return ([], nil) }
         let stackW = right.x - left.x
         let prior = Segmenter.Prior(length: stackW, median: p.lyingThicknessRatioMedian,
                                     logSigma: p.widthRatioLogSigma, weight: p.widthPriorWeight,

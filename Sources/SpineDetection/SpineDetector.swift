@@ -82,6 +82,9 @@ public struct SpineDetector: Sendable {
             if p.textSplitsMerges == true, !workingLines.isEmpty {
                 found = TextSupport.splittingMerges(found, lines: workingLines, maps, band, p)
             }
+            if p.lyingStacksByPrint == true, !workingLines.isEmpty {
+                found = TextSupport.splittingStacks(found, lines: workingLines, maps, band, p)
+            }
             var quads = inPhoto(found)
             if let text, p.textJoinsSplits == true {
                 (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)
@@ -105,6 +108,12 @@ public struct SpineDetector: Sendable {
                 rows.append(ShelfRow(index: 0, top: ys.min() ?? 0, bottom: ys.max() ?? 1))
             }
             spines += lying
+        }
+        // Positions count the spines kept in each row, one by one, as a reader names them ("shelf 2, spine 5").
+        var next = [Int: Int]()
+        for k in spines.indices {
+            spines[k].position = next[spines[k].row, default: 0]
+            next[spines[k].row, default: 0] += 1
         }
         return (DetectionResult(rows: rows, spines: spines), cues)
     }

@@ -205,6 +205,60 @@ extension TextSupport {
 }
 
 extension TextSupport {
+    /// A box holding a stack seen spine-on by its print (see `holdsStack`) is cut along its height as the
+    /// row finder cuts a wide stack (`RowSpines.lyingStack`, over the box's own columns); two or more books
+    /// replace it. The row finder sends only pieces wider than `maxWidthRatio` there, and a short stack
+    /// with the empty space above it is not: nothing stands beside it to cut it off.
+    static func splittingStacks(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band,
+                                _ p: DetectorParameters) -> [RowSpines.Found] {
+        let yc = Double(band.top + band.bottom) / 2
+        var out: [RowSpines.Found] = []
+        for f in found {
+            guard !f.lying, holdsStack(f.quad, lines: lines, maxAngle: p.lyingTextMaxAngle ?? 0) else { out.append(f); continue }
+            let q = f.quad
+            let stack = RowSpines.lyingStack(m, band, left: RowSpines.Line(through: q.topLeft, q.bottomLeft, yc: yc),
+                                             right: RowSpines.Line(through: q.topRight, q.bottomRight, yc: yc), yc: yc, byPrint: true, p)
+            if stack.books.count >= 2 { out += stack.books } else { out.append(f) }
+        }
+        return out
+    }
+
+    /// Whether a box holds a stack seen spine-on rather than one standing book: print runs across it (within
+    /// `maxAngle` of horizontal) in two or more lines one above the other that do not overlap (two books'
+    /// titles; a title over its author on one lying book overlaps neither way), and hardly any runs up it.
+    /// A standing spine's print runs up it; its horizontal marks (a publisher's logo, a library label) sit
+    /// beside a long title. `lines`: corners in the working frame.
+    static func holdsStack(_ box: Quad, lines: [[Point]], maxAngle: Double) -> Bool {
+        guard maxAngle > 0 else { return false }
+        var across: [(lo: Double, hi: Double)] = []
+        var flat = 0.0, upright = 0.0
+        for c in lines where c.count == 4 {
+            let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
+            guard TextEvidence.contains(box.points, centre) else { continue }
+            let first = hypot(c[1].x - c[0].x, c[1].y - c[0].y), second = hypot(c[3].x - c[0].x, c[3].y - c[0].y)
+            let (dx, dy, length, thickness) = first >= second ? (c[1].x - c[0].x, c[1].y - c[0].y, first, second)
+                                                                : (c[3].x - c[0].x, c[3].y - c[0].y, second, first)
+            guard thickness > 0, length >= 1.5 * thickness else { continue }
+            let angle = atan2(abs(dy), abs(dx)) * 180 / .pi
+            if angle <= maxAngle {
+                flat += length
+                across.append((c.map(\.y).min()!, c.map(\.y).max()!))
+            } else if angle >= 90 - maxAngle {
+                upright += length
+            }
+        }
+        guard across.count >= 2, upright <= 0.25 * flat else { return false }
+        across.sort { $0.lo < $1.lo }
+        var books = 1, reach = across[0].hi
+        for line in across.dropFirst() {
+            if line.lo >= reach { books += 1 }
+            reach = max(reach, line.hi)
+        }
+        return books >= 2
+    }
+}
+
+extension TextSupport {
     /// Two title lines side by side along one box, with a clear edge parallel to its sides between them, are
     /// two spines the boundary search merged (books leaning together, or a faint seam): the box is split
     /// along that edge. A wider box than the row's typical spine only; the edge must stand out as a seeded

@@ -212,4 +212,64 @@ import ShelfImage
         let twoLines = [title(on: all[wide].quad, at: 0.3), title(on: all[wide].quad, at: 0.7)]
         #expect(TextSupport.splittingMerges(all, lines: twoLines, maps, band, detector.parameters).map(\.quad) == all.map(\.quad))
     }
+
+    /// A row with a short stack of four books lying spine-on between standing ones, the wall above the stack
+    /// empty; each lying spine's title runs across it. Returns the stack's books (working frame).
+    private func stackShelf() -> (shelf: DrawnShelf, books: [Quad], titles: [[Point]]) {
+        var f = DrawnShelf(width: 640, height: 440)
+        f.board(y: 330, thickness: 60)
+        f.standing(from: 30, floorY: 330, widths: [48, 55, 42, 60, 50], heights: [230, 215, 240])
+        f.standing(from: 400, floorY: 330, widths: [45, 58, 52, 47, 44], heights: [225, 235], colourOffset: 5)
+        var books: [Quad] = [], titles: [[Point]] = []
+        var top = 330.0
+        for (k, (thickness, length)) in [(22.0, 88.0), (18.0, 80.0), (25.0, 94.0), (20.0, 85.0)].enumerated() {
+            top -= thickness
+            let x = 298.0 + (94 - length) / 2
+            f.rect(x, top, length, thickness, DrawnShelf.palette[(k + 2) % DrawnShelf.palette.count])
+            f.rect(x, top, length, 1.5, (15, 15, 15))
+            books.append(Quad(topLeft: Point(x: x, y: top), topRight: Point(x: x + length, y: top),
+                              bottomRight: Point(x: x + length, y: top + thickness), bottomLeft: Point(x: x, y: top + thickness)))
+            let y0 = top + thickness * 0.3, y1 = top + thickness * 0.7
+            titles.append([Point(x: x + 8, y: y0), Point(x: x + length - 8, y: y0), Point(x: x + length - 8, y: y1), Point(x: x + 8, y: y1)])
+        }
+        return (f, books, titles)
+    }
+
+    @Test func printAcrossTwoBooksOneAboveTheOtherShowsAStack() {
+        let box = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 60, y: 0), bottomRight: Point(x: 60, y: 200), bottomLeft: Point(x: 0, y: 200))
+        func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Point] {
+            [Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1)]
+        }
+        let first = line(8, 150, 52, 160), second = line(10, 175, 50, 184)
+        #expect(TextSupport.holdsStack(box, lines: [first, second], maxAngle: 35))
+        // One book's title over its author (the lines overlap across), a single line, or lines outside the box: no stack.
+        #expect(!TextSupport.holdsStack(box, lines: [first, line(12, 157, 48, 166)], maxAngle: 35))
+        #expect(!TextSupport.holdsStack(box, lines: [first], maxAngle: 35))
+        #expect(!TextSupport.holdsStack(box, lines: [line(80, 150, 120, 160), line(80, 175, 120, 184)], maxAngle: 35))
+        // A standing spine's title runs up it; marks across it beside that (a logo, a label) are no stack.
+        let upright = line(25, 20, 35, 140)
+        #expect(!TextSupport.holdsStack(box, lines: [first, second, upright], maxAngle: 35))
+        #expect(!TextSupport.holdsStack(box, lines: [first, second], maxAngle: 0))
+    }
+
+    @Test func aStackTheRowBoxedAsOneSpineIsCutIntoItsBooks() {
+        let (shelf, books, titles) = stackShelf()
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(shelf.image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        let found = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
+        // The row finder alone boxes the stack with the wall above it as one standing spine.
+        let stackBox = found.firstIndex { f in !f.lying && books.allSatisfy { PolygonIoU.covered($0.points, by: f.quad.points) > 0.8 } }
+        #expect(stackBox != nil, "boxes: \(found.map(\.quad))")
+        let split = TextSupport.splittingStacks(found, lines: titles, maps, band, detector.parameters)
+        let lying = split.filter(\.lying)
+        #expect(lying.count == books.count, "lying boxes: \(lying.map(\.quad))")
+        for book in books {
+            let best = lying.map { PolygonIoU.iou($0.quad, book) }.max() ?? 0
+            #expect(best > 0.6, "best IoU \(best) with a lying book")
+        }
+        #expect(split.filter { !$0.lying }.count == found.count - 1, "only the stack's box is cut")
+        // Without print across it the box stands.
+        #expect(TextSupport.splittingStacks(found, lines: [], maps, band, detector.parameters).map(\.quad) == found.map(\.quad))
+    }
 }
