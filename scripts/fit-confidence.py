@@ -14,7 +14,7 @@ removes mostly wrong boxes.
 
 Two models are shipped. "textConfidenceModel" (used when the text cue ran) is fitted on a dump made with
 the text cue, as above, with --drop texture,rowEnd (redundant with the others; row-end also put plain books at a
-row's end under the floor) (detector-v2.8). "confidenceModel" (used without it) is fitted on a dump made with
+row's end under the floor) (detector-v2.8; refitted for v2.9 on the text cue at 736 px). "confidenceModel" (used without it) is fitted on a dump made with
 --no-text, with texture,rowEnd,printed,unprintedRow,unprintedRowEnd,outsidePrintRun as --drop, so detection
 without the model cache keeps a model that never learnt to expect print.
 

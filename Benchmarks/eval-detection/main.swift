@@ -389,17 +389,24 @@ let timed = (real + samples + bookfinder).map(\.1.imagePath).filter { p in
     return i.width * i.height >= 8_000_000
 }
 if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { print("timing: no JPEG of 8 MP or more found, skipped") } else {
-    var times: [Double] = []
+    var times: [Double] = [], parts: [[Double]] = [[], [], []]
+    func ms(_ from: UInt64, _ to: UInt64) -> Double { Double(to - from) / 1e6 }
     for path in timed {
         for _ in 0..<runs {
             let t0 = DispatchTime.now().uptimeNanoseconds
             if let img = try? decodeReduced(path) {
-                _ = detector.detect(img, text: textCue?.evidence(img))
+                let t1 = DispatchTime.now().uptimeNanoseconds
+                let evidence = textCue?.evidence(img)
+                let t2 = DispatchTime.now().uptimeNanoseconds
+                _ = detector.detect(img, text: evidence)
+                let t3 = DispatchTime.now().uptimeNanoseconds
+                parts[0].append(ms(t0, t1)); parts[1].append(ms(t1, t2)); parts[2].append(ms(t2, t3))
             }
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         }
     }
     times.sort()
+    let medians = parts.map { $0.sorted() }.map { $0.isEmpty ? 0 : $0[$0.count / 2] }
     let sizes = Set(timed.compactMap { p -> String? in
         guard let i = try? ImageDecoder.info(fileAt: p) else { return nil }
         return String(format: "%.1f MP", Double(i.width * i.height) / 1e6)
@@ -407,6 +414,7 @@ if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { prin
     print(String(format: "timing: median decode(scan path, 1280 px)+%@detect %.1f ms per photo (%d photos x %d runs, %@, one thread)",
                  textCue == nil ? "" : "text cue+",
                  times[times.count / 2], timed.count, runs, sizes))
+    print(String(format: "timing parts (medians): decode %.1f ms, text cue %.1f ms, detect %.1f ms", medians[0], medians[1], medians[2]))
 }
 
 /// Which Bookfinder photos may be read, and which are held out.

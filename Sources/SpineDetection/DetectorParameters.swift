@@ -155,9 +155,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.8); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.9); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.8", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.9", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -168,8 +168,8 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-7.2041, 11.6084, 9.1782, -3.3546, -1.8669, -3.8071, -8.5142, 0.0000, 0.0000, 0.1082, 4.1191, 0.0000, 0.0000, 0.0000, 0.0000, -0.4906, -3.6349],
-        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-5.1246, 9.7619, 9.1263, -2.3877, -2.2433, -3.5283, -7.5795, 0.0000, 0.0000, 0.0506, 2.9666, 3.6898, -2.9646, -0.9453, -0.5622, -0.4467, -3.3434],
-        textCueLongSide: 640, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
+        minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-4.9216, 7.8433, 10.4514, -2.2043, -2.0748, -3.3036, -6.6103, 0.0000, 0.0000, 0.0790, 2.8499, 1.6159, -3.2344, -1.6296, -0.7206, -0.7551, -2.9217],
+        textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
         rowsNeedVisibleFeet: true)
 }
