@@ -208,7 +208,7 @@ extension TextSupport {
     /// A box holding a stack seen spine-on by its print (see `holdsStack`) is cut along its height as the
     /// row finder cuts a wide stack (`RowSpines.lyingStack`, over the box's own columns); two or more books
     /// replace it. The row finder sends only pieces wider than `maxWidthRatio` there, and a short stack
-    /// with the empty space above it is not: nothing stands beside it to cut it off.
+    /// with the empty space above it is not one: nothing stands beside it to cut it off.
     static func splittingStacks(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band,
                                 _ p: DetectorParameters) -> [RowSpines.Found] {
         let yc = Double(band.top + band.bottom) / 2
@@ -223,14 +223,14 @@ extension TextSupport {
         return out
     }
 
-    /// Whether a box holds a stack seen spine-on rather than one standing book: print runs across it (within
-    /// `maxAngle` of horizontal) in two or more lines one above the other that do not overlap (two books'
-    /// titles; a title over its author on one lying book overlaps neither way), and hardly any runs up it.
-    /// A standing spine's print runs up it; its horizontal marks (a publisher's logo, a library label) sit
-    /// beside a long title. `lines`: corners in the working frame.
-    static func holdsStack(_ box: Quad, lines: [[Point]], maxAngle: Double) -> Bool {
-        guard maxAngle > 0 else { return false }
-        var across: [(lo: Double, hi: Double)] = []
+    /// The rows of print in a box, top-down as y ranges, when it holds a stack seen spine-on rather than one
+    /// standing book: print runs across it (within `maxAngle` of horizontal) in lines whose y ranges are grouped
+    /// where they overlap (a title over its author on one lying book overlaps; two books' titles do not), and
+    /// hardly any runs up it; nil when some does. A standing spine's print runs up it; its horizontal marks (a
+    /// publisher's logo, a library label) sit beside a long title. `lines`: corners in the working frame.
+    static func printRows(_ box: Quad, lines: [[Point]], maxAngle: Double) -> [ClosedRange<Double>]? {
+        guard maxAngle > 0 else { return nil }
+        var across: [ClosedRange<Double>] = []
         var flat = 0.0, upright = 0.0
         for c in lines where c.count == 4 {
             let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
@@ -242,19 +242,30 @@ extension TextSupport {
             let angle = atan2(abs(dy), abs(dx)) * 180 / .pi
             if angle <= maxAngle {
                 flat += length
-                across.append((c.map(\.y).min()!, c.map(\.y).max()!))
+                // The middle 60% of the line's height: the detector's box reaches past the letters, so the boxes of
+                // two thin books' titles overlap where the letters do not.
+                let y0 = c.map(\.y).min()!, y1 = c.map(\.y).max()!, trim = 0.2 * (y1 - y0)
+                across.append((y0 + trim)...(y1 - trim))
             } else if angle >= 90 - maxAngle {
                 upright += length
             }
         }
-        guard across.count >= 2, upright <= 0.25 * flat else { return false }
-        across.sort { $0.lo < $1.lo }
-        var books = 1, reach = across[0].hi
+        guard !across.isEmpty, upright <= 0.25 * flat else { return nil }
+        across.sort { $0.lowerBound < $1.lowerBound }
+        var rows = [across[0]]
         for line in across.dropFirst() {
-            if line.lo >= reach { books += 1 }
-            reach = max(reach, line.hi)
+            if line.lowerBound < rows[rows.count - 1].upperBound {
+                rows[rows.count - 1] = rows[rows.count - 1].lowerBound...max(rows[rows.count - 1].upperBound, line.upperBound)
+            } else {
+                rows.append(line)
+            }
         }
-        return books >= 2
+        return rows
+    }
+
+    /// Whether a box holds a stack seen spine-on: two or more rows of print across it (see `printRows`).
+    static func holdsStack(_ box: Quad, lines: [[Point]], maxAngle: Double) -> Bool {
+        (printRows(box, lines: lines, maxAngle: maxAngle)?.count ?? 0) >= 2
     }
 }
 
