@@ -119,6 +119,16 @@ func runTool(_ path: String, _ args: [String]) throws -> Sample {
 
 // MARK: - Main
 
+/// One line on stderr and a non-zero exit: a benchmark given a wrong argument or an unreadable photo says so
+/// and stops, without a crash report.
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data("bench-image: \(message)\n".utf8))
+    exit(status)
+}
+
+if let unknown = CommandLine.arguments.dropFirst().first(where: { $0.hasPrefix("-") && $0 != "--heif-webp" }) {
+    fail("unknown option \(unknown); usage: bench-image [--heif-webp] [PHOTO.jpg]", status: 2)
+}
 let heifWebPMode = CommandLine.arguments.dropFirst().contains("--heif-webp")
 let photoArgument = CommandLine.arguments.dropFirst().first { $0 != "--heif-webp" }
 let tempDir: URL?
@@ -143,7 +153,14 @@ if heifWebPMode {
     exit(0)
 }
 
-let info = try ImageDecoder.info(fileAt: photo)
+// The photo must decode before anything is timed: a bad file is one error line, not a crash mid-run.
+let info: ImageInfo
+do {
+    info = try ImageDecoder.info(fileAt: photo)
+    _ = try ImageDecoder.decode(fileAt: photo, options: DecodeOptions(scaleDenominator: 8, applyOrientation: false))
+} catch {
+    fail("cannot decode \(photo): \(error)")
+}
 let megapixels = Double(info.width * info.height) / 1e6
 print("photo: \(photo): \(info.width)x\(info.height) (\(String(format: "%.1f", megapixels)) MP), orientation \(info.orientation)")
 
