@@ -109,13 +109,18 @@ public struct SpineDetector: Sendable {
             }
             spines += lying
         }
-        // Positions count the spines kept in each row, one by one, as a reader names them ("shelf 2, spine 5").
-        var next = [Int: Int]()
-        for k in spines.indices {
-            spines[k].position = next[spines[k].row, default: 0]
-            next[spines[k].row, default: 0] += 1
+        return (DetectionResult(rows: rows, spines: Self.numbered(spines)), cues)
+    }
+
+    /// Positions count the spines kept in each row one by one, in the order given, as a reader names them
+    /// ("shelf 2, spine 5"): a box the confidence floor dropped or a stack cut into books leaves no gap.
+    static func numbered(_ spines: [DetectedSpine]) -> [DetectedSpine] {
+        var next = [Int: Int](), out = spines
+        for k in out.indices {
+            out[k].position = next[out[k].row, default: 0]
+            next[out[k].row, default: 0] += 1
         }
-        return (DetectionResult(rows: rows, spines: spines), cues)
+        return out
     }
 
     /// Width over row height of a typical standing spine (the segmenter's prior median).

@@ -28,6 +28,20 @@ struct PipelineFixtureDetectionTests {
         #expect(result.spines.map(\.position) == Array(result.spines.indices))
     }
 
+    @Test func positionsCountTheKeptSpinesOfEachRowWithoutGaps() {
+        // Given the spines kept of two rows, their first positions left with gaps where boxes were dropped
+        let quad = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 0.1, y: 0), bottomRight: Point(x: 0.1, y: 1), bottomLeft: Point(x: 0, y: 1))
+        let kept = [(0, 0), (0, 2), (1, 1), (0, 5), (1, 4), (1, 5)].map {
+            DetectedSpine(quad: quad, row: $0.0, position: $0.1, confidence: 0.9, lying: false)
+        }
+        // When numbered
+        let numbered = SpineDetector.numbered(kept)
+        // Then each row counts 0, 1, 2, ... in the order given, and nothing else changes
+        #expect(numbered.map(\.position) == [0, 1, 0, 2, 1, 2])
+        #expect(numbered.map(\.row) == kept.map(\.row))
+        #expect(numbered.map(\.quad) == kept.map(\.quad))
+    }
+
     @Test func followsTheTiltOfLeaningSpines() {
         // Given spines leaning 8 degrees to the right, each with a title band, resting against each other
         var image = RGBImage(width: 900, height: 500, fill: (92, 72, 58))
