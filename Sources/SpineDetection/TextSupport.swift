@@ -223,13 +223,13 @@ extension TextSupport {
         return out
     }
 
-    /// The rows of print in a box, top-down as y ranges, when it holds a stack seen spine-on rather than one
-    /// standing book: print runs across it (within `maxAngle` of horizontal) in lines whose y ranges are grouped
-    /// where they overlap (a title over its author on one lying book overlaps; two books' titles do not), and
-    /// hardly any runs up it; nil when some does. A standing spine's print runs up it; its horizontal marks (a
-    /// publisher's logo, a library label) sit beside a long title. `lines`: corners in the working frame.
-    static func printRows(_ box: Quad, lines: [[Point]], maxAngle: Double) -> [ClosedRange<Double>]? {
-        guard maxAngle > 0 else { return nil }
+    /// Whether a box holds a stack seen spine-on rather than one standing book: print runs across it (within
+    /// `maxAngle` of horizontal) in two or more rows, one above the other, that do not overlap (two books'
+    /// titles; a title and its author's name on one lying book share a height), and hardly any runs up it. A
+    /// standing spine's print runs up it; its horizontal marks (a publisher's logo, a library label) sit beside
+    /// a long title. `lines`: corners in the working frame.
+    static func holdsStack(_ box: Quad, lines: [[Point]], maxAngle: Double) -> Bool {
+        guard maxAngle > 0 else { return false }
         var across: [ClosedRange<Double>] = []
         var flat = 0.0, upright = 0.0
         for c in lines where c.count == 4 {
@@ -250,22 +250,14 @@ extension TextSupport {
                 upright += length
             }
         }
-        guard !across.isEmpty, upright <= 0.25 * flat else { return nil }
+        guard !across.isEmpty, upright <= 0.25 * flat else { return false }
         across.sort { $0.lowerBound < $1.lowerBound }
-        var rows = [across[0]]
+        var rows = 1, reach = across[0].upperBound
         for line in across.dropFirst() {
-            if line.lowerBound < rows[rows.count - 1].upperBound {
-                rows[rows.count - 1] = rows[rows.count - 1].lowerBound...max(rows[rows.count - 1].upperBound, line.upperBound)
-            } else {
-                rows.append(line)
-            }
+            if line.lowerBound >= reach { rows += 1 }
+            reach = max(reach, line.upperBound)
         }
-        return rows
-    }
-
-    /// Whether a box holds a stack seen spine-on: two or more rows of print across it (see `printRows`).
-    static func holdsStack(_ box: Quad, lines: [[Point]], maxAngle: Double) -> Bool {
-        (printRows(box, lines: lines, maxAngle: maxAngle)?.count ?? 0) >= 2
+        return rows >= 2
     }
 }
 
