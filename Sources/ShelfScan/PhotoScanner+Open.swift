@@ -66,8 +66,7 @@ extension PhotoScanner {
         let detector = SpineDetector()
         let textCue: TextCue?
         if let ppocr = reader as? PPOCRReader {
-            textCue = TextCue(session: ppocr.detector.session,
-                             longSide: detector.parameters.textCueLongSide ?? TextCue.defaultLongSide)
+            textCue = TextCue(session: ppocr.detector.session, longSide: detector.parameters.textCueLongSide)
         } else {
             var modelsDirectory: URL?
             if case .ppocr(let directory?) = choice { modelsDirectory = URL(fileURLWithPath: directory, isDirectory: true) }

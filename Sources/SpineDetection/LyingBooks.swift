@@ -52,7 +52,7 @@ enum LyingBooks {
         // The detector's lines, and the print its line-finding passed over (small or thin strokes, as a
         // cover's subtitle seen at a slant): blobs of the probability map outside every line.
         let blobs = printBlobs(text).filter { b in
-            let c = Point(x: b.points.map(\.x).reduce(0, +) / 4, y: b.points.map(\.y).reduce(0, +) / 4)
+            let c = TextEvidence.centre(b.points)
             return !text.lines.contains { TextEvidence.contains($0.quad.points, c) }
         }
         for q in text.lines.map(\.quad) + blobs {
@@ -65,7 +65,7 @@ enum LyingBooks {
             if u.x < 0 { u = Point(x: -u.x, y: -u.y) }
             // Across the photo, and a line rather than a blot (a single letter or a logo runs either way).
             guard abs(atan2(u.y, u.x)) * 180 / .pi <= maxAngle, length >= 1.5 * thickness else { continue }
-            let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
+            let centre = TextEvidence.centre(c)
             if standing.contains(where: { TextEvidence.contains($0.points, centre) }) { continue }
             lines.append(Line(centre: centre, along: u, length: length, thickness: thickness, corners: c))
         }

@@ -13,7 +13,27 @@ enum RowSpines {
         /// Mean red, green and blue inside the box (0...255), to tell a run of like boxes (panel grain,
         /// wallpaper stripes) from books, which rarely match both neighbours.
         var colour: SIMD3<Double> = .zero
+
+        init(quad: Quad, confidence: Double, lying: Bool, texture: Double = 0, lumaSD: Double = 0, chroma: Double = 0,
+             colour: SIMD3<Double> = .zero) {
+            self.quad = quad; self.confidence = confidence; self.lying = lying
+            self.texture = texture; self.lumaSD = lumaSD; self.chroma = chroma; self.colour = colour
+        }
+
+        /// A box with what `interior` measured inside it.
+        init(quad: Quad, confidence: Double, lying: Bool, inside: Interior) {
+            self.init(quad: quad, confidence: confidence, lying: lying)
+            measured(inside)
+        }
+
+        /// Takes what `interior` measured inside the box (after its quad changed).
+        mutating func measured(_ inside: Interior) {
+            texture = inside.edgeDensity; lumaSD = inside.lumaSD; chroma = inside.chroma; colour = inside.colour
+        }
     }
+
+    /// What `interior` measures inside a piece.
+    typealias Interior = (lumaSD: Double, edgeDensity: Double, chroma: Double, colour: SIMD3<Double>)
 
     /// A boundary line: x at the row's middle height and its slope dx/dy.
     struct Line {
@@ -116,7 +136,7 @@ enum RowSpines {
             let q = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
                          bottomRight: Point(x: right.at(bottom, yc), y: bottom),
                          bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
-            out.append(Found(quad: q, confidence: conf, lying: false, texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma, colour: inside.colour))
+            out.append(Found(quad: q, confidence: conf, lying: false, inside: inside))
         }
         // Left to right across the row (a stack's books keep their top-down order).
         func key(_ f: Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
@@ -154,7 +174,7 @@ enum RowSpines {
 
     /// Luma spread and edge density inside a piece, away from its sides: a spine carries print and
     /// shading; a wall, a cabinet side or the gap between books is plain.
-    static func interior(_ m: EdgeMaps, top: Int, bottom: Int, left: Line, right: Line, yc: Double) -> (lumaSD: Double, edgeDensity: Double, chroma: Double, colour: SIMD3<Double>) {
+    static func interior(_ m: EdgeMaps, top: Int, bottom: Int, left: Line, right: Line, yc: Double) -> Interior {
         let w = m.width
         var n = 0.0, sum = 0.0, sq = 0.0, edges = 0.0, chroma = 0.0
         var colour = SIMD3<Double>.zero
@@ -388,7 +408,7 @@ enum RowSpines {
             let q = Quad(topLeft: Point(x: xl, y: y1), topRight: Point(x: xl, y: y0),
                          bottomRight: Point(x: xr, y: y0), bottomLeft: Point(x: xr, y: y1))
             let inside = interior(m, top: Int(y0), bottom: Int(y1) - 1, left: Line(x: xl, slope: 0), right: Line(x: xr, slope: 0), yc: ym)
-            out.append(Found(quad: q, confidence: conf, lying: true, texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma, colour: inside.colour))
+            out.append(Found(quad: q, confidence: conf, lying: true, inside: inside))
         }
         return (out, Int(left.x.rounded(.down))...max(Int(left.x.rounded(.down)), Int(right.x.rounded(.up))))
     }

@@ -55,6 +55,11 @@ public struct TextEvidence: Sendable, Equatable {
         return inside == 0 ? 0 : Double(printed) / Double(inside)
     }
 
+    /// The mean of a quad's four corners: where a text line or a box is, for `contains` and nearness.
+    static func centre(_ q: [Point]) -> Point {
+        Point(x: q.map(\.x).reduce(0, +) / 4, y: q.map(\.y).reduce(0, +) / 4)
+    }
+
     /// Inside a convex quad, whichever way round its corners run.
     static func contains(_ q: [Point], _ p: Point) -> Bool {
         var sign = 0.0

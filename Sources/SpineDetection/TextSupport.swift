@@ -134,7 +134,7 @@ extension TextSupport {
             let thickness = hypot(line[3].x - line[0].x, line[3].y - line[0].y)
             // Up or down a standing spine, within the tilt a book leaning on its neighbour takes.
             guard length > 0, abs(along.y) / length >= cos(50 * .pi / 180), length >= 3 * thickness, length >= 0.25 * rowH else { return nil }
-            let centre = Point(x: line.map(\.x).reduce(0, +) / 4, y: line.map(\.y).reduce(0, +) / 4)
+            let centre = TextEvidence.centre(line)
             guard centre.y > Double(band.top), centre.y < Double(band.bottom) else { return nil }
             return (centre, along.x / along.y, length, thickness)
         }.sorted { $0.length > $1.length }
@@ -175,8 +175,7 @@ extension TextSupport {
             guard over.allSatisfy({ doomed[$0] }) else { continue }
             let inside = RowSpines.interior(m, top: Int(top), bottom: Int(bottom) - 1, left: left, right: right, yc: yc)
             for k in over.sorted(by: >) { out.remove(at: k); doomed.remove(at: k) }
-            out.append(RowSpines.Found(quad: quad, confidence: (l.strength + r.strength) / 2, lying: false,
-                                       texture: inside.edgeDensity, lumaSD: inside.lumaSD, chroma: inside.chroma, colour: inside.colour))
+            out.append(RowSpines.Found(quad: quad, confidence: (l.strength + r.strength) / 2, lying: false, inside: inside))
             doomed.append(false)
         }
         guard out.map(\.quad) != found.map(\.quad) else { return found }
@@ -233,7 +232,7 @@ extension TextSupport {
         var across: [ClosedRange<Double>] = []
         var flat = 0.0, upright = 0.0
         for c in lines where c.count == 4 {
-            let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
+            let centre = TextEvidence.centre(c)
             guard TextEvidence.contains(box.points, centre) else { continue }
             let first = hypot(c[1].x - c[0].x, c[1].y - c[0].y), second = hypot(c[3].x - c[0].x, c[3].y - c[0].y)
             let (dx, dy, length, thickness) = first >= second ? (c[1].x - c[0].x, c[1].y - c[0].y, first, second)
@@ -288,7 +287,7 @@ extension TextSupport {
             let spans = lines.compactMap { line -> ClosedRange<Double>? in
                 let dx = line[1].x - line[0].x, dy = line[1].y - line[0].y
                 let length = hypot(dx, dy), thickness = hypot(line[3].x - line[0].x, line[3].y - line[0].y)
-                let centre = Point(x: line.map(\.x).reduce(0, +) / 4, y: line.map(\.y).reduce(0, +) / 4)
+                let centre = TextEvidence.centre(line)
                 guard length > 0, abs(dx * axis.x + dy * axis.y) / length >= cosMax, length >= 3 * thickness,
                       TextEvidence.contains(q.points, centre) else { return nil }
                 let xs = line.map { $0.x + (yc - $0.y) * slope }
@@ -313,7 +312,7 @@ extension TextSupport {
                 let pq = piece.quad
                 let inside = RowSpines.interior(m, top: Int(pq.topLeft.y), bottom: Int(pq.bottomLeft.y) - 1,
                                                 left: side(pq.topLeft, pq.bottomLeft), right: side(pq.topRight, pq.bottomRight), yc: yc)
-                piece.texture = inside.edgeDensity; piece.lumaSD = inside.lumaSD; piece.chroma = inside.chroma; piece.colour = inside.colour
+                piece.measured(inside)
                 out.append(piece)
             }
         }

@@ -17,7 +17,7 @@ public final class TextCue: Sendable {
     /// milliseconds on one core.
     public static let defaultLongSide = 640
 
-    public convenience init(models: PPOCRModels, longSide: Int = defaultLongSide) throws(OnnxRuntimeError) {
+    public convenience init(models: PPOCRModels, longSide: Int? = nil) throws(OnnxRuntimeError) {
         let runtime = try OnnxRuntime.load(libraryPath: models.runtimeLibrary)
         self.init(session: try OnnxSession(runtime: runtime, modelPath: models.detector), longSide: longSide)
     }
@@ -26,9 +26,10 @@ public final class TextCue: Sendable {
     /// with the same session options, so one session serves both, and the process holds the model's
     /// weights and ONNX Runtime's plan for them once. Sessions take concurrent runs, and only the input
     /// size differs between the two.
-    public init(session: OnnxSession, longSide: Int = defaultLongSide) {
+    /// `longSide`: the network's input size (nil: `defaultLongSide`), as the detector's parameters name it.
+    public init(session: OnnxSession, longSide: Int? = nil) {
         var options = TextDetector.Options()
-        options.maxSide = longSide
+        options.maxSide = longSide ?? Self.defaultLongSide
         options.minShortSide = 0
         detector = TextDetector(session: session, options: options)
     }
@@ -42,7 +43,7 @@ public final class TextCue: Sendable {
         guard let models = try? PPOCRModels.inDirectory(dir),
               FileManager.default.fileExists(atPath: models.detector),
               FileManager.default.fileExists(atPath: models.runtimeLibrary) else { return nil }
-        return try? TextCue(models: models, longSide: longSide ?? defaultLongSide)
+        return try? TextCue(models: models, longSide: longSide)
     }
 
     /// The evidence for `image` (the upright photo at any size), or nil when inference failed: a bad
