@@ -383,7 +383,7 @@ enum RowSpines {
         for i in 0..<n where cov[i] >= p.topEdgeCoverage { start = i; break }
         let across = edgeLines(Array(cov.dropFirst(Int(0.05 * rowH))), threshold: 0.7)
         guard hSum / Double(b - a + 1) / rowH > p.lyingMinEdgeDensity,
-              hSum > p.lyingDominance * vSum || (across >= 2 && hSum > vSum) || (byPrint && across >= 2) else { return ([], nil) }
+              hSum > p.lyingDominance * vSum || (across >= 2 && (byPrint || hSum > vSum)) else { return ([], nil) }
         let stackW = right.x - left.x
         let prior = Segmenter.Prior(length: stackW, median: p.lyingThicknessRatioMedian,
                                     logSigma: p.widthRatioLogSigma, weight: p.widthPriorWeight,
