@@ -48,8 +48,9 @@ enum RowSpines {
         }
     }
 
-    /// `ceiling`: the lowest pixel row the spine tops may reach up to (just below the row above).
-    static func find(_ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int, _ p: DetectorParameters) -> [Found] {
+    /// `ceiling`: the lowest pixel row the spine tops may reach up to (just below the row above). `lines`: the
+    /// text detector's lines (corners, working frame), which show a wide piece's stack by its print.
+    static func find(_ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int, lines: [[Point]] = [], _ p: DetectorParameters) -> [Found] {
         let w = m.width
         let rowH = Double(band.bottom - band.top + 1)
         let prof = BoundaryScorer.profile(m, top: band.top, bottom: band.bottom, p)
@@ -58,7 +59,7 @@ enum RowSpines {
                                     minRatio: p.minWidthRatio, maxRatio: p.maxWidthRatio,
                                     peakRadius: Int(p.peakRadius.rounded()))
         let cuts = Segmenter.cuts(suppressingStacks(m, band, prof.score, p), lo: 0, hi: w - 1, prior)
-        return pieces(cuts, m, band, ceiling: ceiling, prof: prof, prior: prior, retry: true, p)
+        return pieces(cuts, m, band, ceiling: ceiling, prof: prof, prior: prior, retry: true, lines: lines, p)
     }
 
     /// The boundary threshold for one row. Soft focus, haze or a dim shelf lower every boundary's score
@@ -83,7 +84,7 @@ enum RowSpines {
     /// piece, is cut once more (`retry`) with the threshold lowered, since a piece that wide is known to
     /// hold at least one boundary.
     private static func pieces(_ cuts: [Int], _ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int,
-                               prof: BoundaryProfile, prior: Segmenter.Prior, retry: Bool,
+                               prof: BoundaryProfile, prior: Segmenter.Prior, retry: Bool, lines: [[Point]],
                                _ p: DetectorParameters) -> [Found] {
         let w = m.width
         let rowH = Double(band.bottom - band.top + 1)
@@ -105,16 +106,26 @@ enum RowSpines {
             let width = right.x - left.x
             let sa = edgeA ? 0.5 : prof.score[a], sb = edgeB ? 0.5 : prof.score[b]
             if width / rowH > p.maxWidthRatio {
-                let stack = lyingStack(m, band, left: left, right: right, yc: yc, p)
+                // Print across the piece in rows one above the other shows a stack as well as its edges do.
+                let byPrint = p.lyingStacksByPrint == true && !lines.isEmpty
+                    && TextSupport.holdsStack(Quad(topLeft: Point(x: left.at(Double(band.top), yc), y: Double(band.top)),
+                                                   topRight: Point(x: right.at(Double(band.top), yc), y: Double(band.top)),
+                                                   bottomRight: Point(x: right.at(Double(band.bottom), yc), y: Double(band.bottom)),
+                                                   bottomLeft: Point(x: left.at(Double(band.bottom), yc), y: Double(band.bottom))),
+                                              lines: lines, maxAngle: p.lyingTextMaxAngle ?? 0)
+                let stack = lyingStack(m, band, left: left, right: right, yc: yc, byPrint: byPrint, p)
                 out += stack.books
-                guard retry else { continue }
+                // Beside a stack found by its print may stand another (two short stacks side by side on an
+                // empty stretch of board): what is left is searched as fully as the whole piece was.
+                guard retry || (byPrint && !stack.books.isEmpty) else { continue }
                 var rest: [(Int, Int)] = [(a, b)]
                 if let span = stack.span { rest = [(a, max(a, span.lowerBound)), (min(b, span.upperBound), b)] }
                 var lowered = prior
                 lowered.threshold *= stack.span == nil ? p.wideRetryThresholdFactor : 1
                 for (lo, hi) in rest where Double(hi - lo) / rowH >= p.gapMaxWidthRatio {
                     let sub = Segmenter.cuts(prof.score, lo: lo, hi: hi, lowered)
-                    out += pieces(sub, m, band, ceiling: ceiling, prof: prof, prior: prior, retry: false, p)
+                    out += pieces(sub, m, band, ceiling: ceiling, prof: prof, prior: prior,
+                                  retry: byPrint && !stack.books.isEmpty, lines: lines, p)
                 }
                 continue
             }

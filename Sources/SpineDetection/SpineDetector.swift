@@ -53,7 +53,7 @@ public struct SpineDetector: Sendable {
             let atCentre = { (y: Double) in (H / 2 + (y - H / 2) / cos(deskew?.angle ?? 0)) / H }
             rows.append(ShelfRow(index: rowIndex, top: atCentre(Double(band.top)), bottom: atCentre(Double(band.bottom + 1)),
                                  slope: deskew.map { tan($0.angle) * W / H } ?? 0))
-            var found = RowSpines.find(maps, band, ceiling: ceiling, p)
+            var found = RowSpines.find(maps, band, ceiling: ceiling, lines: workingLines, p)
             let support = Self.rowSupport(found)
             if let floor = p.rowMinSupport, support < floor { found = [] }
             let rowH = Double(band.bottom - band.top + 1)
