@@ -89,8 +89,11 @@ public struct SpineDetector: Sendable {
             if let text, p.textJoinsSplits == true {
                 (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)
             }
+            let framed = p.dropsFramedPictures == true
+                ? Self.framedPictures(found, printed: quads.map { text?.printedFraction(inside: $0) ?? 0 }, rowHeight: rowH) : []
             for (k, (c, confidence)) in scored(found, quads).enumerated() {
                 let s = found[k]
+                if framed.contains(k) { continue }
                 if let floor, confidence < floor { continue }
                 cues.append(c)
                 standing.append((s.quad, s.lying))
@@ -110,6 +113,28 @@ public struct SpineDetector: Sendable {
             spines += lying
         }
         return (DetectionResult(rows: rows, spines: Self.numbered(spines)), cues)
+    }
+
+    /// The boxes of picture frames standing in a row: a wide box without print (the picture) between two thin
+    /// ones touching it (the frame's sides) of one colour, unlike the picture's. The row finder cuts a frame at
+    /// its outer and inner edges, so one frame would stand as three "spines". A wide book between two thin
+    /// ones carries its title; colour distances are mean RGB, set on the synthetic training shelves (seed 7).
+    /// `printed`: each box's printed share (0 without the text cue: then the colours decide alone).
+    static func framedPictures(_ found: [RowSpines.Found], printed: [Double], rowHeight: Double) -> Set<Int> {
+        var out = Set<Int>()
+        func width(_ q: Quad) -> Double { (q.topRight.x - q.topLeft.x + q.bottomRight.x - q.bottomLeft.x) / 2 }
+        func distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
+        guard found.count >= 3 else { return out }
+        for k in 1..<(found.count - 1) {
+            let l = found[k - 1], p = found[k], r = found[k + 1]
+            let wp = width(p.quad), wl = width(l.quad), wr = width(r.quad)
+            guard !l.lying, !p.lying, !r.lying, printed[k] < 0.02 else { continue }
+            guard wp >= 0.25 * rowHeight, wl <= 0.3 * wp, wr <= 0.3 * wp,
+                  abs(l.quad.topRight.x - p.quad.topLeft.x) <= 2, abs(p.quad.topRight.x - r.quad.topLeft.x) <= 2 else { continue }
+            guard distance(l.colour, r.colour) < 60, distance(l.colour, p.colour) > 60, distance(r.colour, p.colour) > 60 else { continue }
+            out.formUnion([k - 1, k, k + 1])
+        }
+        return out
     }
 
     /// Positions count the spines kept in each row one by one, in the order given, as a reader names them

@@ -97,6 +97,25 @@ import ShelfImage
         #expect(SpineDetector.likeNeighbours([found(1, 2, 3)]) == [0], "a box alone has no neighbour to be like")
     }
 
+    @Test func aPictureFrameCutIntoThreeIsDroppedWholeAWideBookIsNot() {
+        func box(_ x0: Double, _ x1: Double, _ c: SIMD3<Double>) -> RowSpines.Found {
+            RowSpines.Found(quad: Quad(topLeft: Point(x: x0, y: 20), topRight: Point(x: x1, y: 20),
+                                       bottomRight: Point(x: x1, y: 120), bottomLeft: Point(x: x0, y: 120)),
+                            confidence: 0.6, lying: false, colour: c)
+        }
+        let frame = SIMD3<Double>(40, 30, 25), picture = SIMD3<Double>(120, 140, 190), book = SIMD3<Double>(200, 40, 40)
+        // A book, the frame's left side, its picture, its right side (a shade off: grain), a book.
+        let row = [box(0, 12, book), box(12, 18, frame), box(18, 70, picture), box(70, 76, frame + 20), box(76, 90, book)]
+        #expect(SpineDetector.framedPictures(row, printed: [0.1, 0, 0, 0, 0.1], rowHeight: 100) == [1, 2, 3])
+        // The wide box carries a title: a wide book between two thin ones of one colour.
+        #expect(SpineDetector.framedPictures(row, printed: [0.1, 0, 0.2, 0, 0.1], rowHeight: 100).isEmpty)
+        // Sides of different colours are two books; a narrow middle is a book between them.
+        var unlike = row
+        unlike[3] = box(70, 76, book)
+        #expect(SpineDetector.framedPictures(unlike, printed: [0.1, 0, 0, 0, 0.1], rowHeight: 100).isEmpty)
+        #expect(SpineDetector.framedPictures(row, printed: [0.1, 0, 0, 0, 0.1], rowHeight: 300).isEmpty)
+    }
+
     @Test func everyConfidenceIsAProbability() {
         var f = DrawnShelf(width: 640, height: 420)
         f.board(y: 380, thickness: 40)

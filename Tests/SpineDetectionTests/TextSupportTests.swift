@@ -275,4 +275,40 @@ import ShelfImage
         // Without print across it the box stands.
         #expect(TextSupport.splittingStacks(found, lines: [], maps, band, detector.parameters).map(\.quad) == found.map(\.quad))
     }
+
+    /// Two short stacks side by side on a wide stretch of board between standing books, each book's title across
+    /// it; the wall above them is empty. Returns both stacks' books and their titles (working frame).
+    private func twoStacksShelf() -> (shelf: DrawnShelf, books: [Quad], titles: [[Point]]) {
+        var f = DrawnShelf(width: 640, height: 440)
+        f.board(y: 330, thickness: 60)
+        f.standing(from: 20, floorY: 330, widths: [48, 55, 60], heights: [230, 215, 240])
+        f.standing(from: 496, floorY: 330, widths: [45, 58], heights: [225, 235], colourOffset: 5)
+        var books: [Quad] = [], titles: [[Point]] = []
+        for (x0, sizes) in [(190.0, [(22.0, 140.0), (18.0, 140.0), (24.0, 140.0)]), (336.0, [(20.0, 150.0), (25.0, 150.0)])] {
+            var top = 330.0
+            for (k, (thickness, length)) in sizes.enumerated() {
+                top -= thickness
+                f.rect(x0, top, length, thickness, DrawnShelf.palette[(k + books.count + 3) % DrawnShelf.palette.count])
+                f.rect(x0, top, length, 1.5, (15, 15, 15))
+                books.append(Quad(topLeft: Point(x: x0, y: top), topRight: Point(x: x0 + length, y: top),
+                                  bottomRight: Point(x: x0 + length, y: top + thickness), bottomLeft: Point(x: x0, y: top + thickness)))
+                let y0 = top + thickness * 0.3, y1 = top + thickness * 0.7
+                titles.append([Point(x: x0 + 8, y: y0), Point(x: x0 + length - 8, y: y0), Point(x: x0 + length - 8, y: y1), Point(x: x0 + 8, y: y1)])
+            }
+        }
+        return (f, books, titles)
+    }
+
+    @Test func twoStacksSideBySideOnAWideStretchAreBothCutIntoTheirBooks() {
+        let (shelf, books, titles) = twoStacksShelf()
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(shelf.image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        // One stretch too wide for a spine holds both: the row finder cuts one stack, then the other beside it.
+        let lying = RowSpines.find(maps, band, ceiling: 0, lines: titles, detector.parameters).filter(\.lying)
+        for book in books {
+            let best = lying.map { PolygonIoU.iou($0.quad, book) }.max() ?? 0
+            #expect(best > 0.6, "best IoU \(best) with a lying book; lying boxes: \(lying.map(\.quad))")
+        }
+    }
 }
