@@ -262,11 +262,11 @@ enum RowSpines {
     /// The spine's top: the highest full-width horizontal edge in the upper part of the row; books stand
     /// on the board, so the bottom is the row's bottom unless a full-width edge sits just above it.
     static func verticalExtent(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double,
-                               _ p: DetectorParameters) -> (Double, Double) {
+                               searched: Double = 0.6, _ p: DetectorParameters) -> (Double, Double) {
         let cov = horizontalCoverage(m, band, left: left, right: right, yc: yc)
         let n = cov.count
         var top = Double(band.top), bottom = Double(band.bottom + 1)
-        let upper = Int(Double(n) * 0.6)
+        let upper = Int(Double(n) * searched)
         guard upper > 1 else { return (top, bottom) }
         if p.topSideWeight <= 0 {
             for i in 0..<upper where cov[i] >= p.topEdgeCoverage { top = Double(band.top + i); break }

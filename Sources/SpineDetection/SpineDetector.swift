@@ -85,6 +85,9 @@ public struct SpineDetector: Sendable {
             if p.lyingStacksByPrint == true, !workingLines.isEmpty {
                 found = TextSupport.splittingStacks(found, lines: workingLines, maps, band, p)
             }
+            if let ratio = p.textLowersTops, ratio > 0, let maxAngle = p.lyingTextMaxAngle, !workingLines.isEmpty {
+                found = TextSupport.loweringTops(found, lines: workingLines, maps, band, maxSideRatio: ratio, maxAngle: maxAngle, p)
+            }
             var quads = inPhoto(found)
             if let text, p.textJoinsSplits == true {
                 (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)

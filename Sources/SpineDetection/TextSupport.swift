@@ -319,3 +319,47 @@ extension TextSupport {
         return out
     }
 }
+
+extension TextSupport {
+    /// A box whose print (running up it) starts far below its top, more than a third of its height, may reach
+    /// past its book into the wall above: a thin book's own top edge is short and faint, and the row's top
+    /// search took a longer one higher up (the board's shadow, a taller neighbour's top). Its top is searched
+    /// again between its old top and its print, and moved there when above the new top one of its sides is
+    /// weaker than `maxSideRatio` times below it. `lines`: corners in the working frame.
+    static func loweringTops(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band,
+                             maxSideRatio: Double, maxAngle: Double, _ p: DetectorParameters) -> [RowSpines.Found] {
+        let yc = Double(band.top + band.bottom) / 2
+        return found.map { f in
+            guard !f.lying else { return f }
+            let q = f.quad
+            var printTop = Double.infinity
+            for c in lines where c.count == 4 {
+                guard TextEvidence.contains(q.points, TextEvidence.centre(c)) else { continue }
+                let first = hypot(c[1].x - c[0].x, c[1].y - c[0].y), second = hypot(c[3].x - c[0].x, c[3].y - c[0].y)
+                let (dx, dy) = first >= second ? (c[1].x - c[0].x, c[1].y - c[0].y) : (c[3].x - c[0].x, c[3].y - c[0].y)
+                guard max(first, second) >= 1.5 * min(first, second) else { continue }
+                if atan2(abs(dy), abs(dx)) * 180 / .pi >= 90 - maxAngle { printTop = min(printTop, c.map(\.y).min()!) }
+            }
+            let top = min(q.topLeft.y, q.topRight.y), foot = max(q.bottomLeft.y, q.bottomRight.y)
+            guard printTop.isFinite, printTop - top > 0.35 * (foot - top) else { return f }
+            let left = RowSpines.Line(through: q.topLeft, q.bottomLeft, yc: yc), right = RowSpines.Line(through: q.topRight, q.bottomRight, yc: yc)
+            let from = Int(top) + 3, to = Int(printTop) - 1
+            guard to - from >= 6 else { return f }
+            let (newTop, _) = RowSpines.verticalExtent(m, RowFinder.Band(top: from, bottom: to), left: left, right: right, yc: yc,
+                                                       searched: 1, p)
+            guard newTop > Double(from) else { return f }
+            // A book's sides run on up to its top (a band or a logo across its upper part is no top); above a
+            // top found too high, one side at least is wall.
+            let sidesAbove = [left, right].map { side -> Double in
+                let below = edgeAlong(m, side, yc: yc, top: Int(newTop) + 1, bottom: Int(foot) - 1)
+                return below > 0 ? edgeAlong(m, side, yc: yc, top: Int(top) + 1, bottom: Int(newTop) - 1) / below : 1
+            }
+            guard sidesAbove.min()! < maxSideRatio else { return f }
+            var g = f
+            g.quad = Quad(topLeft: Point(x: left.at(newTop, yc), y: newTop), topRight: Point(x: right.at(newTop, yc), y: newTop),
+                          bottomRight: q.bottomRight, bottomLeft: q.bottomLeft)
+            g.measured(RowSpines.interior(m, top: Int(newTop), bottom: Int(foot) - 1, left: left, right: right, yc: yc))
+            return g
+        }
+    }
+}

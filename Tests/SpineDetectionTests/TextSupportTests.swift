@@ -311,4 +311,34 @@ import ShelfImage
             #expect(best > 0.6, "best IoU \(best) with a lying book; lying boxes: \(lying.map(\.quad))")
         }
     }
+
+    @Test func aBoxReachingFarAboveItsPrintIsLoweredToItsBooksTopAStandingBookIsNot() {
+        // A thin short book between a tall one and one a little taller than it, on a row of books.
+        var f = DrawnShelf(width: 640, height: 440)
+        f.board(y: 330, thickness: 60)
+        f.standing(from: 30, floorY: 330, widths: [48, 55, 42, 60, 50], heights: [230, 215, 240, 230, 150])
+        f.standing(from: 285, floorY: 330, widths: [16], heights: [120], colourOffset: 3)
+        f.standing(from: 301, floorY: 330, widths: [52, 45, 58, 47], heights: [225, 235], colourOffset: 4)
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(f.image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        func box(_ x0: Double, _ x1: Double, top: Double) -> RowSpines.Found {
+            RowSpines.Found(quad: Quad(topLeft: Point(x: x0, y: top), topRight: Point(x: x1, y: top),
+                                       bottomRight: Point(x: x1, y: 330), bottomLeft: Point(x: x0, y: 330)), confidence: 0.6, lying: false)
+        }
+        func upLine(_ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double) -> [Point] {
+            [Point(x: x0, y: y1), Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1)]
+        }
+        // The thin book's box topped at its tall neighbours' height, its title low on it.
+        let thin = box(285, 301, top: 100), tall = box(133, 175, top: 90)
+        let lines = [upLine(289, 297, 240, 320), upLine(148, 160, 200, 320)]
+        let out = TextSupport.loweringTops([thin, tall], lines: lines, maps, band, maxSideRatio: 0.7, maxAngle: 35, detector.parameters)
+        let newTop = min(out[0].quad.topLeft.y, out[0].quad.topRight.y)
+        #expect(abs(newTop - 210) <= 6, "thin book's top at \(newTop), drawn at 210")
+        // The tall book's title starts as far below its top, but its sides run up to it: it keeps its top.
+        #expect(out[1].quad == tall.quad)
+        // Without print in the box, or with the rule off, nothing moves.
+        #expect(TextSupport.loweringTops([thin], lines: [], maps, band, maxSideRatio: 0.7, maxAngle: 35, detector.parameters)[0].quad == thin.quad)
+        #expect(TextSupport.loweringTops([thin], lines: lines, maps, band, maxSideRatio: 0, maxAngle: 35, detector.parameters)[0].quad == thin.quad)
+    }
 }
