@@ -102,28 +102,41 @@ enum Resampler {
         return PixelBuffer.make(count: outW * outH * c) { dst, initialized in
             src.withUnsafeBufferPointer { s in
                 acc.withUnsafeMutableBufferPointer { a in
-                    xt.source.withUnsafeBufferPointer { xs in
-                        xt.weight.withUnsafeBufferPointer { xw in
+                    xt.source.withUnsafeBufferPointer { xs in xt.weight.withUnsafeBufferPointer { xw in xt.first.withUnsafeBufferPointer { xf in
+                            let acc = a.baseAddress!
                             for oy in 0..<outH {
-                                for i in 0..<rowLen { a[i] = 0 }
+                                acc.update(repeating: 0, count: rowLen)
                                 for k in yt.first[oy]..<yt.first[oy + 1] {
                                     let wgt = yt.weight[k]
                                     let row = s.baseAddress! + yt.source[k] * rowLen
-                                    for i in 0..<rowLen { a[i] += wgt * Float(row[i]) }
+                                    for i in 0..<rowLen { acc[i] += wgt * Float(row[i]) }
                                 }
                                 let out = dst.baseAddress! + oy * outW * c
-                                for ox in 0..<outW {
-                                    for ch in 0..<c {
-                                        var v: Float = 0
-                                        for k in xt.first[ox]..<xt.first[ox + 1] {
-                                            v += xw[k] * a[xs[k] * c + ch]
+                                if c == 3 {
+                                    // RGB, the common case: the three channels of a tap read together.
+                                    for ox in 0..<outW {
+                                        var v0: Float = 0, v1: Float = 0, v2: Float = 0
+                                        for k in xf[ox]..<xf[ox + 1] {
+                                            let w = xw[k], j = xs[k] * 3
+                                            v0 += w * a[j]; v1 += w * a[j + 1]; v2 += w * a[j + 2]
                                         }
-                                        out[ox * c + ch] = UInt8(min(255, max(0, v + 0.5)))
+                                        out[ox * 3] = UInt8(min(255, max(0, v0 + 0.5)))
+                                        out[ox * 3 + 1] = UInt8(min(255, max(0, v1 + 0.5)))
+                                        out[ox * 3 + 2] = UInt8(min(255, max(0, v2 + 0.5)))
+                                    }
+                                } else {
+                                    for ox in 0..<outW {
+                                        for ch in 0..<c {
+                                            var v: Float = 0
+                                            for k in xf[ox]..<xf[ox + 1] {
+                                                v += xw[k] * a[xs[k] * c + ch]
+                                            }
+                                            out[ox * c + ch] = UInt8(min(255, max(0, v + 0.5)))
+                                        }
                                     }
                                 }
                             }
-                        }
-                    }
+                    }}}
                 }
             }
             initialized = outW * outH * c

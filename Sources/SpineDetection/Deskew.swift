@@ -31,8 +31,12 @@ struct Deskew {
             let t = tan(a)
             for i in bins.indices { bins[i] = 0 }
             for i in xs.indices {
-                let b = Int((ys[i] - xs[i] * t + margin).rounded())
-                if b >= 0 && b < bins.count { bins[b] += vs[i] }
+                // Truncating after adding a half rounds as `rounded()` does where it matters (b >= 0), without a
+                // libm call per point and angle: this loop was a tenth of detection's time.
+                let v = ys[i] - xs[i] * t + margin + 0.5
+                guard v >= 0 else { continue }
+                let b = Int(v)
+                if b < bins.count { bins[b] += vs[i] }
             }
             var s = 0.0
             for v in bins { s += v * v }
