@@ -129,12 +129,12 @@ public struct SpineDetector: Sendable {
         func distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
         guard found.count >= 3 else { return out }
         for k in 1..<(found.count - 1) {
-            let l = found[k - 1], p = found[k], r = found[k + 1]
-            let wp = width(p.quad), wl = width(l.quad), wr = width(r.quad)
-            guard !l.lying, !p.lying, !r.lying, printed[k] < 0.02 else { continue }
-            guard wp >= 0.25 * rowHeight, wl <= 0.3 * wp, wr <= 0.3 * wp,
-                  abs(l.quad.topRight.x - p.quad.topLeft.x) <= 2, abs(p.quad.topRight.x - r.quad.topLeft.x) <= 2 else { continue }
-            guard distance(l.colour, r.colour) < 60, distance(l.colour, p.colour) > 60, distance(r.colour, p.colour) > 60 else { continue }
+            let l = found[k - 1], mid = found[k], r = found[k + 1]
+            let wm = width(mid.quad), wl = width(l.quad), wr = width(r.quad)
+            guard !l.lying, !mid.lying, !r.lying, printed[k] < 0.02 else { continue }
+            guard wm >= 0.25 * rowHeight, wl <= 0.3 * wm, wr <= 0.3 * wm,
+                  abs(l.quad.topRight.x - mid.quad.topLeft.x) <= 2, abs(mid.quad.topRight.x - r.quad.topLeft.x) <= 2 else { continue }
+            guard distance(l.colour, r.colour) < 60, distance(l.colour, mid.colour) > 60, distance(r.colour, mid.colour) > 60 else { continue }
             out.formUnion([k - 1, k, k + 1])
         }
         return out

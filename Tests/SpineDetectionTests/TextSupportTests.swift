@@ -220,19 +220,27 @@ import ShelfImage
         f.board(y: 330, thickness: 60)
         f.standing(from: 30, floorY: 330, widths: [48, 55, 42, 60, 50], heights: [230, 215, 240])
         f.standing(from: 400, floorY: 330, widths: [45, 58, 52, 47, 44], heights: [225, 235], colourOffset: 5)
-        var books: [Quad] = [], titles: [[Point]] = []
-        var top = 330.0
-        for (k, (thickness, length)) in [(22.0, 88.0), (18.0, 80.0), (25.0, 94.0), (20.0, 85.0)].enumerated() {
-            top -= thickness
-            let x = 298.0 + (94 - length) / 2
-            f.rect(x, top, length, thickness, DrawnShelf.palette[(k + 2) % DrawnShelf.palette.count])
-            f.rect(x, top, length, 1.5, (15, 15, 15))
-            books.append(Quad(topLeft: Point(x: x, y: top), topRight: Point(x: x + length, y: top),
-                              bottomRight: Point(x: x + length, y: top + thickness), bottomLeft: Point(x: x, y: top + thickness)))
-            let y0 = top + thickness * 0.3, y1 = top + thickness * 0.7
-            titles.append([Point(x: x + 8, y: y0), Point(x: x + length - 8, y: y0), Point(x: x + length - 8, y: y1), Point(x: x + 8, y: y1)])
-        }
+        let (books, titles) = drawStack(on: &f, centredAt: 345, floorY: 330, [(22, 88), (18, 80), (25, 94), (20, 85)], colour: 2)
         return (f, books, titles)
+    }
+
+    /// Books lying spine-on one on another from `floorY` up, each (thickness, length) centred at `x`, with a dark
+    /// line along each top and a title across the middle of each. Returns the books and titles (working frame).
+    private func drawStack(on f: inout DrawnShelf, centredAt x: Double, floorY: Double, _ sizes: [(Double, Double)],
+                           colour: Int) -> (books: [Quad], titles: [[Point]]) {
+        var books: [Quad] = [], titles: [[Point]] = []
+        var top = floorY
+        for (k, (thickness, length)) in sizes.enumerated() {
+            top -= thickness
+            let x0 = x - length / 2
+            f.rect(x0, top, length, thickness, DrawnShelf.palette[(k + colour) % DrawnShelf.palette.count])
+            f.rect(x0, top, length, 1.5, (15, 15, 15))
+            books.append(Quad(topLeft: Point(x: x0, y: top), topRight: Point(x: x0 + length, y: top),
+                              bottomRight: Point(x: x0 + length, y: top + thickness), bottomLeft: Point(x: x0, y: top + thickness)))
+            let y0 = top + thickness * 0.3, y1 = top + thickness * 0.7
+            titles.append([Point(x: x0 + 8, y: y0), Point(x: x0 + length - 8, y: y0), Point(x: x0 + length - 8, y: y1), Point(x: x0 + 8, y: y1)])
+        }
+        return (books, titles)
     }
 
     @Test func printAcrossTwoBooksOneAboveTheOtherShowsAStack() {
@@ -283,20 +291,9 @@ import ShelfImage
         f.board(y: 330, thickness: 60)
         f.standing(from: 20, floorY: 330, widths: [48, 55, 60], heights: [230, 215, 240])
         f.standing(from: 496, floorY: 330, widths: [45, 58], heights: [225, 235], colourOffset: 5)
-        var books: [Quad] = [], titles: [[Point]] = []
-        for (x0, sizes) in [(190.0, [(22.0, 140.0), (18.0, 140.0), (24.0, 140.0)]), (336.0, [(20.0, 150.0), (25.0, 150.0)])] {
-            var top = 330.0
-            for (k, (thickness, length)) in sizes.enumerated() {
-                top -= thickness
-                f.rect(x0, top, length, thickness, DrawnShelf.palette[(k + books.count + 3) % DrawnShelf.palette.count])
-                f.rect(x0, top, length, 1.5, (15, 15, 15))
-                books.append(Quad(topLeft: Point(x: x0, y: top), topRight: Point(x: x0 + length, y: top),
-                                  bottomRight: Point(x: x0 + length, y: top + thickness), bottomLeft: Point(x: x0, y: top + thickness)))
-                let y0 = top + thickness * 0.3, y1 = top + thickness * 0.7
-                titles.append([Point(x: x0 + 8, y: y0), Point(x: x0 + length - 8, y: y0), Point(x: x0 + length - 8, y: y1), Point(x: x0 + 8, y: y1)])
-            }
-        }
-        return (f, books, titles)
+        let first = drawStack(on: &f, centredAt: 260, floorY: 330, [(22, 140), (18, 140), (24, 140)], colour: 3)
+        let second = drawStack(on: &f, centredAt: 411, floorY: 330, [(20, 150), (25, 150)], colour: 6)
+        return (f, first.books + second.books, first.titles + second.titles)
     }
 
     @Test func twoStacksSideBySideOnAWideStretchAreBothCutIntoTheirBooks() {
