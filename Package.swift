@@ -106,8 +106,8 @@ let package = Package(
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog", "ShelfScanTestSupport"], path: "Benchmarks/eval-catalog"),
         .executableTarget(name: "eval-enrichment", dependencies: ["Enrichment", "Catalog", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-enrichment"),
         .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
-        .executableTarget(name: "bench-scan", dependencies: ["ShelfScan"], path: "Benchmarks/bench-scan"),
-        .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel"], path: "Benchmarks/bench-postgres"),
+        .executableTarget(name: "bench-scan", dependencies: ["ShelfScan", "ShelfScanTestSupport"], path: "Benchmarks/bench-scan"),
+        .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/bench-postgres"),
         .executableTarget(
             name: "bench-serve",
             dependencies: ["ShelfScanServer", "ShelfScan", .product(name: "AsyncHTTPClient", package: "async-http-client")],

@@ -10,6 +10,7 @@
 // 2. Review: 10,000 pending Works, three reviewers on their own connections claiming the next Work
 //    (`claimNextPending`, FOR UPDATE SKIP LOCKED) and verifying it. Prints next-item latency p50/p99.
 import Foundation
+import ShelfScanTestSupport
 import Library
 import LibraryPostgres
 import BookModel
@@ -39,18 +40,9 @@ func freshDatabase() throws -> String {
 // MARK: 1. Workers
 
 func makeFolder() throws -> String {
-    let samples = ((try? FileManager.default.contentsOfDirectory(atPath: "samples")) ?? [])
-        .filter { $0.lowercased().hasSuffix(".jpg") }.sorted().compactMap { FileManager.default.contents(atPath: "samples/\($0)") }
+    let samples = DistinctPhotos.samples()
     guard !samples.isEmpty else { print("bench-postgres: no samples/*.jpg; run from the repository root."); exit(2) }
-    let dir = NSTemporaryDirectory() + "bench-postgres-\(getpid())"
-    try? FileManager.default.removeItem(atPath: dir)
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    for i in 0..<photoCount {
-        var data = samples[i % samples.count]
-        data.append(contentsOf: Array("bench-postgres-\(i)".utf8))
-        try data.write(to: URL(fileURLWithPath: "\(dir)/photo-\(String(format: "%04d", i)).jpg"))
-    }
-    return dir
+    return try DistinctPhotos.folder(from: samples, count: photoCount, tag: "bench-postgres")
 }
 
 func scan(folder: String, workers: Int) throws -> (seconds: Double, photos: Int, works: Int) {

@@ -7,6 +7,7 @@
 // `shelfscan scan FOLDER --reader none --quiet` into a fresh library with --jobs 1 and --jobs 2 and prints
 // photos per second and peak resident memory (the child's ru_maxrss, from wait4).
 import Foundation
+import ShelfScanTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,25 +28,13 @@ guard FileManager.default.isExecutableFile(atPath: shelfscan) else {
 }
 let samplesDir = argument("--samples") ?? "samples"
 let counts = (argument("--photos") ?? "100,400").split(separator: ",").compactMap { Int($0) }
-let sampleFiles = ((try? FileManager.default.contentsOfDirectory(atPath: samplesDir)) ?? [])
-    .filter { $0.lowercased().hasSuffix(".jpg") }.sorted()
-    .map { (samplesDir as NSString).appendingPathComponent($0) }
-guard !sampleFiles.isEmpty else {
+let sampleBytes = DistinctPhotos.samples(in: samplesDir)
+guard !sampleBytes.isEmpty else {
     print("bench-scan: no JPEG photos in \(samplesDir); pass --samples DIR.")
     exit(2)
 }
-let sampleBytes = sampleFiles.compactMap { FileManager.default.contents(atPath: $0) }
-
 func makeFolder(count: Int) throws -> String {
-    let dir = NSTemporaryDirectory() + "bench-scan-\(getpid())-\(count)"
-    try? FileManager.default.removeItem(atPath: dir)
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    for i in 0..<count {
-        var data = sampleBytes[i % sampleBytes.count]
-        data.append(contentsOf: Array("bench-scan-\(i)".utf8))
-        try data.write(to: URL(fileURLWithPath: "\(dir)/photo-\(String(format: "%04d", i)).jpg"))
-    }
-    return dir
+    try DistinctPhotos.folder(from: sampleBytes, count: count, tag: "bench-scan")
 }
 
 func runScan(folder: String, jobs: Int) throws -> Run {
@@ -64,7 +53,7 @@ func runScan(folder: String, jobs: Int) throws -> Run {
     return Run(seconds: seconds, peakRSSMiB: Double(usage.ru_maxrss) / 1024, exitStatus: (status >> 8) & 0xff)
 }
 
-print("bench-scan: \(sampleFiles.count) sample photos from \(samplesDir), shelfscan at \(shelfscan)")
+print("bench-scan: \(sampleBytes.count) sample photos from \(samplesDir), shelfscan at \(shelfscan)")
 print("photos  jobs  seconds  photos/s  peak RSS (MiB)  exit")
 for count in counts {
     let folder = try makeFolder(count: count)
