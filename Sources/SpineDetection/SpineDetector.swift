@@ -65,8 +65,9 @@ public struct SpineDetector: Sendable {
             // Print is weighed only where the text detector ran: without it, the model fitted without print.
             let model = text == nil ? p.confidenceModel : (p.textConfidenceModel ?? p.confidenceModel)
             let floor = text == nil ? p.minCalibratedConfidence : (p.textMinCalibratedConfidence ?? p.minCalibratedConfidence)
-            let scored = { (found: [RowSpines.Found], quads: [Quad]) -> [(cues: [Double], confidence: Double)] in
-                let textCues = TextSupport.rowCues(printed: quads.map { text?.printedFraction(inside: $0) ?? 0 })
+            let printedShares = { (quads: [Quad]) in quads.map { text?.printedFraction(inside: $0) ?? 0 } }
+            let scored = { (found: [RowSpines.Found], printed: [Double]) -> [(cues: [Double], confidence: Double)] in
+                let textCues = TextSupport.rowCues(printed: printed)
                 let likeness = Self.likeNeighbours(found)
                 return found.enumerated().map { k, s in
                     let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
@@ -74,9 +75,16 @@ public struct SpineDetector: Sendable {
                     return (c, model.map { Self.calibrated(c, $0) } ?? s.confidence)
                 }
             }
+            // The row as first scored, kept for the end when print changes none of its boxes (most rows).
+            var early: (boxes: [Quad], printed: [Double], scores: [(cues: [Double], confidence: Double)])?
             if p.textSeedsSpines == true, !found.isEmpty, !workingLines.isEmpty {
                 // Judged before any seed is laid: a box the floor will drop stands for no spine.
-                let dropped = p.textSeedsOverDropped == true ? floor.map { f in scored(found, inPhoto(found)).map { $0.confidence < f } } : nil
+                var dropped: [Bool]?
+                if p.textSeedsOverDropped == true, let floor {
+                    let printed = printedShares(inPhoto(found)), scores = scored(found, printed)
+                    early = (found.map(\.quad), printed, scores)
+                    dropped = scores.map { $0.confidence < floor }
+                }
                 found = TextSupport.seeded(found, dropped: dropped, lines: workingLines, maps, band, ceiling: ceiling, p)
             }
             if p.textSplitsMerges == true, !workingLines.isEmpty {
@@ -92,9 +100,10 @@ public struct SpineDetector: Sendable {
             if let text, p.textJoinsSplits == true {
                 (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)
             }
-            let framed = p.dropsFramedPictures == true
-                ? Self.framedPictures(found, printed: quads.map { text?.printedFraction(inside: $0) ?? 0 }, rowHeight: rowH) : []
-            for (k, (c, confidence)) in scored(found, quads).enumerated() {
+            let unchanged = early.map { $0.boxes == found.map(\.quad) } ?? false
+            let printed = unchanged ? early!.printed : printedShares(quads)
+            let framed = p.dropsFramedPictures == true ? Self.framedPictures(found, printed: printed, rowHeight: rowH) : []
+            for (k, (c, confidence)) in (unchanged ? early!.scores : scored(found, printed)).enumerated() {
                 let s = found[k]
                 if framed.contains(k) { continue }
                 if let floor, confidence < floor { continue }
