@@ -100,10 +100,10 @@ public struct SpineDetector: Sendable {
             if let text, p.textJoinsSplits == true {
                 (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)
             }
-            let unchanged = early.map { $0.boxes == found.map(\.quad) } ?? false
-            let printed = unchanged ? early!.printed : printedShares(quads)
+            let kept = early.flatMap { $0.boxes == found.map(\.quad) ? $0 : nil }
+            let printed = kept?.printed ?? printedShares(quads)
             let framed = p.dropsFramedPictures == true ? Self.framedPictures(found, printed: printed, rowHeight: rowH) : []
-            for (k, (c, confidence)) in (unchanged ? early!.scores : scored(found, printed)).enumerated() {
+            for (k, (c, confidence)) in (kept?.scores ?? scored(found, printed)).enumerated() {
                 let s = found[k]
                 if framed.contains(k) { continue }
                 if let floor, confidence < floor { continue }
