@@ -46,6 +46,16 @@ enum RowSpines {
             let slope = bottom.y != top.y ? (bottom.x - top.x) / (bottom.y - top.y) : 0
             self.init(x: top.x + (yc - top.y) * slope, slope: slope)
         }
+        /// A box's left and right sides.
+        static func sides(of q: Quad, yc: Double) -> (left: Line, right: Line) {
+            (Line(through: q.topLeft, q.bottomLeft, yc: yc), Line(through: q.topRight, q.bottomRight, yc: yc))
+        }
+    }
+
+    /// The box between two sides from `top` down to `bottom`.
+    static func quad(left: Line, right: Line, top: Double, bottom: Double, yc: Double) -> Quad {
+        Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
+             bottomRight: Point(x: right.at(bottom, yc), y: bottom), bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
     }
 
     /// `ceiling`: the lowest pixel row the spine tops may reach up to (just below the row above). `lines`: the
@@ -108,10 +118,7 @@ enum RowSpines {
             if width / rowH > p.maxWidthRatio {
                 // Print across the piece in rows one above the other shows a stack as well as its edges do.
                 let byPrint = p.lyingStacksByPrint == true && !lines.isEmpty
-                    && TextSupport.holdsStack(Quad(topLeft: Point(x: left.at(Double(band.top), yc), y: Double(band.top)),
-                                                   topRight: Point(x: right.at(Double(band.top), yc), y: Double(band.top)),
-                                                   bottomRight: Point(x: right.at(Double(band.bottom), yc), y: Double(band.bottom)),
-                                                   bottomLeft: Point(x: left.at(Double(band.bottom), yc), y: Double(band.bottom))),
+                    && TextSupport.holdsStack(quad(left: left, right: right, top: Double(band.top), bottom: Double(band.bottom), yc: yc),
                                               lines: lines, maxAngle: p.lyingTextMaxAngle ?? 0)
                 let stack = lyingStack(m, band, left: left, right: right, yc: yc, byPrint: byPrint, p)
                 out += stack.books
@@ -144,10 +151,8 @@ enum RowSpines {
             if inside.lumaSD < p.blankMaxLumaSD && inside.edgeDensity < p.blankMaxEdgeDensity { continue }
             let conf = min(1, max(0, (min(sa, sb) + max(sa, sb)) / 2 / (2 * p.boundaryThreshold + 0.5)))
             if conf < p.minConfidence { continue }
-            let q = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
-                         bottomRight: Point(x: right.at(bottom, yc), y: bottom),
-                         bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
-            out.append(Found(quad: q, confidence: conf, lying: false, inside: inside))
+            out.append(Found(quad: quad(left: left, right: right, top: top, bottom: bottom, yc: yc), confidence: conf, lying: false,
+                             inside: inside))
         }
         // Left to right across the row (a stack's books keep their top-down order).
         func key(_ f: Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }

@@ -134,12 +134,11 @@ public struct SpineDetector: Sendable {
     /// `printed`: each box's printed share (0 without the text cue: then the colours decide alone).
     static func framedPictures(_ found: [RowSpines.Found], printed: [Double], rowHeight: Double) -> Set<Int> {
         var out = Set<Int>()
-        func width(_ q: Quad) -> Double { (q.topRight.x - q.topLeft.x + q.bottomRight.x - q.bottomLeft.x) / 2 }
         func distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
         guard found.count >= 3 else { return out }
         for k in 1..<(found.count - 1) {
             let l = found[k - 1], mid = found[k], r = found[k + 1]
-            let wm = width(mid.quad), wl = width(l.quad), wr = width(r.quad)
+            let wm = TextSupport.width(mid.quad), wl = TextSupport.width(l.quad), wr = TextSupport.width(r.quad)
             guard !l.lying, !mid.lying, !r.lying, printed[k] < 0.02 else { continue }
             guard wm >= 0.25 * rowHeight, wl <= 0.3 * wm, wr <= 0.3 * wm,
                   abs(l.quad.topRight.x - mid.quad.topLeft.x) <= 2, abs(mid.quad.topRight.x - r.quad.topLeft.x) <= 2 else { continue }
@@ -198,7 +197,7 @@ public struct SpineDetector: Sendable {
     static func sidesRunThrough(_ m: EdgeMaps, _ s: RowSpines.Found, rowHeight: Double) -> Double {
         let q = s.quad
         guard !s.lying, q.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e6 && abs($0.y) < 1e6 }) else { return 0 }
-        let sides = [RowSpines.Line(through: q.topLeft, q.bottomLeft, yc: 0), RowSpines.Line(through: q.topRight, q.bottomRight, yc: 0)]
+        let (left, right) = RowSpines.Line.sides(of: q, yc: 0), sides = [left, right]
         let top = Int(min(q.topLeft.y, q.topRight.y).rounded()), foot = Int(max(q.bottomLeft.y, q.bottomRight.y).rounded())
         let reach = max(2, Int(0.25 * rowHeight))
         guard foot > top + 2 else { return 0 }

@@ -105,7 +105,8 @@ extension TextSupport {
 
     private static func mid(_ a: Point, _ b: Point) -> Point { Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
 
-    private static func width(_ q: Quad) -> Double {
+    /// A box's width across its sides (the mean of its top and bottom edges).
+    static func width(_ q: Quad) -> Double {
         (hypot(q.topRight.x - q.topLeft.x, q.topRight.y - q.topLeft.y) + hypot(q.bottomRight.x - q.bottomLeft.x, q.bottomRight.y - q.bottomLeft.y)) / 2
     }
 }
@@ -167,8 +168,7 @@ extension TextSupport {
             if let footReach = p.footReach, footReach > 0 {
                 bottom = RowSpines.foot(m, band, left: left, right: right, yc: yc, reach: Int(footReach * rowH), p)
             }
-            let quad = Quad(topLeft: Point(x: left.at(top, yc), y: top), topRight: Point(x: right.at(top, yc), y: top),
-                            bottomRight: Point(x: right.at(bottom, yc), y: bottom), bottomLeft: Point(x: left.at(bottom, yc), y: bottom))
+            let quad = RowSpines.quad(left: left, right: right, top: top, bottom: bottom, yc: yc)
             // Not over a box already found: this one is there for a spine the others left out.
             guard PolygonIoU.area(quad.points) > 0 else { continue }
             let over = Set(holding + q.indices.filter { PolygonIoU.covered(quad.points, by: q[$0]) > 0.3 })
@@ -214,9 +214,8 @@ extension TextSupport {
         var out: [RowSpines.Found] = []
         for f in found {
             guard !f.lying, holdsStack(f.quad, lines: lines, maxAngle: p.lyingTextMaxAngle ?? 0) else { out.append(f); continue }
-            let q = f.quad
-            let stack = RowSpines.lyingStack(m, band, left: RowSpines.Line(through: q.topLeft, q.bottomLeft, yc: yc),
-                                             right: RowSpines.Line(through: q.topRight, q.bottomRight, yc: yc), yc: yc, byPrint: true, p)
+            let (left, right) = RowSpines.Line.sides(of: f.quad, yc: yc)
+            let stack = RowSpines.lyingStack(m, band, left: left, right: right, yc: yc, byPrint: true, p)
             if stack.books.count >= 2 { out += stack.books } else { out.append(f) }
         }
         return out
@@ -343,7 +342,7 @@ extension TextSupport {
             }
             let top = min(q.topLeft.y, q.topRight.y), foot = max(q.bottomLeft.y, q.bottomRight.y)
             guard printTop.isFinite, printTop - top > 0.35 * (foot - top) else { return f }
-            let left = RowSpines.Line(through: q.topLeft, q.bottomLeft, yc: yc), right = RowSpines.Line(through: q.topRight, q.bottomRight, yc: yc)
+            let (left, right) = RowSpines.Line.sides(of: q, yc: yc)
             let from = Int(top) + 3, to = Int(printTop) - 1
             guard to - from >= 6 else { return f }
             let (newTop, _) = RowSpines.verticalExtent(m, RowFinder.Band(top: from, bottom: to), left: left, right: right, yc: yc,
