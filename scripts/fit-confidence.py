@@ -12,7 +12,8 @@ removes mostly wrong boxes.
         --synthetic-train /tmp/hard-train --dump-boxes /tmp/boxes.csv
     scripts/fit-confidence.py /tmp/boxes.csv [--real-weight 5] [--synthetic-weight 1] [--drop CUES]
 
-Two models are shipped. "textConfidenceModel" (used when the text cue ran) is fitted on a dump made with
+Two models are shipped. "textConfidenceModel" (used when the text cue ran and the box classifier of
+scripts/fit-box-classifier.py is not shipped, which scores those boxes since detector-v2.12) is fitted on a dump made with
 the text cue, as above, with --drop texture,rowEnd (redundant with the others; row-end also put plain books at a
 row's end under the floor) (detector-v2.8; refitted for v2.9 on the text cue at 736 px). "confidenceModel" (used without it) is fitted on a dump made with
 --no-text, with texture,rowEnd,printed,unprintedRow,unprintedRowEnd,outsidePrintRun as --drop, so detection

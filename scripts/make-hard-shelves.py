@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hard synthetic shelf photos with exact ground truth, from a generator written apart from samples/generate.py.
 
-    scripts/make-hard-shelves.py --out /tmp/hard-shelves [--count 12] [--seed 2026]
+    scripts/make-hard-shelves.py --out /tmp/hard-shelves [--count 12] [--seed 2026] [--variety]
     swift build -c release --product eval-detection
     .build/release/eval-detection --synthetic-hard /tmp/hard-shelves --runs 0 --explain
 
@@ -34,6 +34,10 @@ WORDS = ("river night garden stone winter house letters empire silent story nort
 NAMES = ("Anna Berg|Tomas Weber|Claire Dubois|Mark Hale|Rosa Lind|Ivan Petrov|Elena Ruiz|Paul Klein|"
          "Sara Holm|Jonas Meyer|Mia Costa|Leo Brandt").split("|")
 W, H = 3200, 2400
+# --variety: training shelves drawn outside the measured set's range, so that a model fitted on them is not
+# lost on a shelf unlike them (close-ups of a few thick books, flat colours, a clean sensor). Off by default, and
+# then no extra random draw is made: the same seed gives the same photos as before the option existed.
+VARIETY = False
 
 
 def title(rng):
@@ -77,10 +81,10 @@ def paste(canvas, patch, x, y, mask=None):
         canvas[y0:y1, x0:x1] = canvas[y0:y1, x0:x1] * (1 - m) + p * m
 
 
-def spine_image(rng, w, h):
+def spine_image(rng, w, h, flat=False):
     """A spine standing upright: a cover colour, optional bands, the title and author printed along it."""
     base = colour(rng)
-    img = Image.fromarray(texture(rng, w, h, base, amount=6).astype(np.uint8))
+    img = Image.fromarray(texture(rng, w, h, base, amount=0 if flat else 6).astype(np.uint8))
     d = ImageDraw.Draw(img)
     ink = (245, 240, 230) if sum(base) < 360 else (20, 20, 25)
     if rng.random() < 0.5:
@@ -127,6 +131,9 @@ def fill_row(canvas, rng, x0, x1, top, floor, books, row):
     """Books, stacks and clutter along one compartment, left to right."""
     x = x0 + rng.randint(0, 40)
     height = floor - top
+    # With --variety, some rows are close-ups of thick books and some are painted in flat colour.
+    close_up = VARIETY and rng.random() < 0.4
+    flat = VARIETY and rng.random() < 0.4
     while x < x1 - 20:
         r = rng.random()
         room = x1 - x
@@ -177,11 +184,13 @@ def fill_row(canvas, rng, x0, x1, top, floor, books, row):
             x += 14 + rng.randint(0, 6)
         else:  # a standing book, sometimes leaning on its neighbour
             bw = int(min(room, np.clip(rng.lognormvariate(math.log(60), 0.45), 18, 150)))
+            if close_up:
+                bw = int(min(room, np.clip(rng.lognormvariate(math.log(140), 0.35), 50, 330)))
             bh = int(height * rng.uniform(0.5, 0.95))
             if bw < 14:
                 break
             lean = rng.uniform(8, 28) if rng.random() < 0.06 and room > 300 else 0
-            sp = spine_image(rng, bw, bh)
+            sp = spine_image(rng, bw, bh, flat=flat)
             if lean:
                 patch, m = rotated(sp, -lean)  # falls to the right, resting on its foot's left corner
                 px = x
@@ -279,8 +288,10 @@ def photograph(canvas, books, rng):
     gx, gy = rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35)
     light = 1 + gx * (xx / W - 0.5) + gy * (yy / H - 0.5) - 0.3 * (((xx / W - 0.5) ** 2 + (yy / H - 0.5) ** 2))
     a = a * light[:, :, None] * rng.uniform(0.7, 1.15)
-    a += np.random.default_rng(rng.randint(0, 1 << 30)).normal(0, rng.uniform(2, 7), a.shape)
-    img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(rng.uniform(0.5, 1.4)))
+    clean = VARIETY and rng.random() < 0.3  # a clean sensor and a sharp lens
+    a += np.random.default_rng(rng.randint(0, 1 << 30)).normal(0, rng.uniform(0.5, 1.5) if clean else rng.uniform(2, 7), a.shape)
+    img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)).filter(
+        ImageFilter.GaussianBlur(rng.uniform(0.3, 0.6) if clean else rng.uniform(0.5, 1.4)))
     out = []
     for b in books:
         pts = np.array(b["polygon"], np.float64)
@@ -303,7 +314,11 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--count", type=int, default=12)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--variety", action="store_true",
+                    help="training shelves beyond the measured range: close-ups of thick books, flat colours, clean photos")
     args = ap.parse_args()
+    global VARIETY
+    VARIETY = args.variety
     os.makedirs(args.out, exist_ok=True)
     for i in range(args.count):
         rng = random.Random(args.seed * 1000 + i)

@@ -5,9 +5,9 @@
 //   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
 //                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
-//                             [--dump-boxes FILE.csv] [--no-text] [--text-side PX] [--overlay-text]
+//                             [--dump-boxes FILE.csv] [--dump-classifier FILE.csv] [--no-text] [--text-side PX] [--overlay-text]
 //                             [--synthetic-hard DIR (made by scripts/make-hard-shelves.py)]
-//                             [--synthetic-train DIR (the same generator, another seed: training data for the fits)]
+//                             [--synthetic-train DIR (the same generator, another seed: training data for the fits; repeatable)]
 import Foundation
 import ShelfImage
 import SpineDetection
@@ -57,7 +57,7 @@ func decodeReduced(_ path: String) throws -> RGBImage {
 
 func pct(_ v: Double) -> String { String(format: "%.3f", v) }
 
-func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetector, overlays: String?, dump: LineSink?, boxes boxDump: LineSink? = nil) -> DetectionScore {
+func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetector, overlays: String?, dump: LineSink?, boxes boxDump: LineSink? = nil, looks classifierDump: LineSink? = nil) -> DetectionScore {
     print("== \(title): \(items.count) photo(s)")
     print("photo".padding(toLength: 28, withPad: " ", startingAt: 0) + "  truth  det  hits   FP  miss   prec    rec     F1   mIoU")
     var total = DetectionScore()
@@ -68,9 +68,10 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
         guard let decoded = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
         let (img, t) = variation.apply(decoded, t)
         let evidence = textCue?.evidence(img)
-        let (r, cues) = detector.detectWithCues(img, text: evidence)
+        let (r, cues, looks) = detector.detectWithCues(img, text: evidence)
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
         if let boxDump { boxDump.write(boxRows(title, name, r, cues, t)) }
+        if let classifierDump { classifierDump.write(boxRows(title, name, r, zip(cues, looks).map { $0 + $1 }, t)) }
         total = total + s
         // Books lying flat, on their own: found (IoU >= 0.5) and, if found, flagged `lying`.
         let pairs = DetectionScore.matches(detections: r.spines.map(\.quad.points), truth: t.polygons.map(\.0))
@@ -99,7 +100,7 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
             // The text detector's lines in yellow, with a dot where each begins (the way the text runs).
             if overlayText, let evidence { o = drawLines(o, evidence.lines.map { $0.quad.points }) }
             if let png = try? o.pngData() {
-                FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(name + ".png"), contents: Data(png))
+                FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(name.replacingOccurrences(of: "/", with: "-") + ".png"), contents: Data(png))
             }
         }
     }
@@ -303,6 +304,12 @@ let boxDump: LineSink? = argument("--dump-boxes").map { path in
     }
     return sink
 }
+let classifierDump: LineSink? = argument("--dump-classifier").map { path in
+    guard let sink = LineSink(path: path, header: "set,photo,label," + BoxClassifier.expectedFeatures.joined(separator: ",") + "\n") else {
+        print("error: cannot write \(path)"); exit(1)
+    }
+    return sink
+}
 let runs = Int(argument("--runs") ?? "5") ?? 5
 var params = DetectorParameters.bundled
 if let file = argument("--params") {
@@ -313,7 +320,7 @@ if let file = argument("--params") {
 }
 // The confidence model's cues are dumped for every box the model would score, so the boxes its floor
 // drops are measured too (a refit must see the wrong boxes it is meant to recognise).
-if boxDump != nil { params.confidenceModel = nil; params.textConfidenceModel = nil; params.minCalibratedConfidence = nil
+if boxDump != nil || classifierDump != nil { params.confidenceModel = nil; params.boxClassifier = nil; params.textConfidenceModel = nil; params.minCalibratedConfidence = nil
     params.textMinCalibratedConfidence = nil }
 let detector = SpineDetector(parameters: params)
 print("detector parameters: \(detector.parameters.version)")
@@ -332,7 +339,7 @@ func truths(in jsonDir: String, imageDir: String) -> [(String, Truth)] {
 
 let samples = truths(in: samplesDir, imageDir: samplesDir)
 if samples.isEmpty { print("note: no samples with ground truth in \(samplesDir)/, skipped") } else {
-    _ = evaluate("samples", samples, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
+    _ = evaluate("samples", samples, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump, looks: classifierDump)
 }
 
 // Hard synthetic shelves from a generator written apart from samples/ (scripts/make-hard-shelves.py --out DIR):
@@ -340,22 +347,30 @@ if samples.isEmpty { print("note: no samples with ground truth in \(samplesDir)/
 if let hardDir = argument("--synthetic-hard") {
     let hard = truths(in: hardDir, imageDir: hardDir)
     if hard.isEmpty { print("note: no hard shelves with ground truth in \(hardDir)/, skipped") } else {
-        _ = evaluate("synthetic hard", hard, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
+        _ = evaluate("synthetic hard", hard, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump, looks: classifierDump)
     }
 }
 
-// The same generator with another seed (scripts/make-hard-shelves.py --seed 7 --count 24): training photos for
-// scripts/fit-confidence.py, so the confidence model learns what clutter looks like without seeing the measured set.
-if let trainDir = argument("--synthetic-train") {
-    let hardTrain = truths(in: trainDir, imageDir: trainDir)
-    if hardTrain.isEmpty { print("note: no hard shelves with ground truth in \(trainDir)/, skipped") } else {
-        _ = evaluate("synthetic training", hardTrain, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
+// The same generator with other seeds (scripts/make-hard-shelves.py --seed 7 --count 24, and --seed 11 --count 48
+// for the box classifier): training photos for scripts/fit-confidence.py and scripts/fit-box-classifier.py, so
+// the models learn what clutter looks like without seeing the measured set. The flag may be given once per folder;
+// with more than one, each photo is named after its folder too ("hard-train-11/hard-01").
+let trainDirs = CommandLine.arguments.indices.dropLast().filter { CommandLine.arguments[$0] == "--synthetic-train" }
+    .map { CommandLine.arguments[$0 + 1] }
+if !trainDirs.isEmpty {
+    let hardTrain = trainDirs.flatMap { dir in
+        let found = truths(in: dir, imageDir: dir)
+        if found.isEmpty { print("note: no hard shelves with ground truth in \(dir)/, skipped") }
+        return trainDirs.count == 1 ? found : found.map { ((dir as NSString).lastPathComponent + "/" + $0.0, $0.1) }
+    }
+    if !hardTrain.isEmpty {
+        _ = evaluate("synthetic training", hardTrain, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump, looks: classifierDump)
     }
 }
 
 let real = truths(in: (datasetDir as NSString).appendingPathComponent("spine_boxes"), imageDir: datasetDir)
 if real.isEmpty { print("note: real photos not found at \(datasetDir), skipped") } else {
-    _ = evaluate("real photos", real, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump)
+    _ = evaluate("real photos", real, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump, looks: classifierDump)
 }
 
 // Bookfinder (github.com/rauricus/Bookfinder, example-files/shelve_libraries): home-shelf phone photos,
@@ -374,8 +389,8 @@ if let dir = bookfinderDir, fm.fileExists(atPath: dir) {
     if bookfinder.isEmpty { print("note: no annotated Bookfinder photos found in \(dir), skipped") } else {
         let train = bookfinder.filter { !BookfinderSplit.heldOut.contains(BookfinderSplit.number($0.0) ?? 0) }
         let held = bookfinder.filter { BookfinderSplit.heldOut.contains(BookfinderSplit.number($0.0) ?? 0) }
-        if !train.isEmpty { _ = evaluate("Bookfinder training", train, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump) }
-        if !held.isEmpty { _ = evaluate("Bookfinder held-out", held, detector: detector, overlays: overlays, dump: nil, boxes: boxDump) }
+        if !train.isEmpty { _ = evaluate("Bookfinder training", train, detector: detector, overlays: overlays, dump: boundaryDump, boxes: boxDump, looks: classifierDump) }
+        if !held.isEmpty { _ = evaluate("Bookfinder held-out", held, detector: detector, overlays: overlays, dump: nil, boxes: boxDump, looks: classifierDump) }
     }
 } else {
     print("note: Bookfinder photos not found (set BOOKFINDER_DIR or --bookfinder; scripts/fetch-bookfinder.sh), skipped")

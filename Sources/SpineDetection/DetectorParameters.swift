@@ -154,6 +154,11 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// above the new top one of its sides is weaker than this times below it (see `TextSupport.loweringTops`).
     /// Absent or 0: tops stay where the row finder put them.
     public var textLowersTops: Double?
+    /// The file under models/detection holding the `BoxClassifier` that scores boxes when the text cue ran, in
+    /// place of `textConfidenceModel`. Absent, or the file not shipped: the logistic model scores them.
+    public var boxClassifier: String?
+    /// The floor `textMinCalibratedConfidence` plays for the classifier's chances.
+    public var boxClassifierFloor: Double?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -162,9 +167,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.11); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.12); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.11", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.12", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -178,5 +183,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-4.9216, 7.8433, 10.4514, -2.2043, -2.0748, -3.3036, -6.6103, 0.0000, 0.0000, 0.0790, 2.8499, 1.6159, -3.2344, -1.6296, -0.7206, -0.7551, -2.9217],
         textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
-        rowsNeedVisibleFeet: true, dropsFramedPictures: true, textLowersTops: 0.7)
+        rowsNeedVisibleFeet: true, dropsFramedPictures: true, textLowersTops: 0.7,
+        boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.4)
 }

@@ -7,8 +7,13 @@ import ShelfImage
 /// coordinate comes back normalized to the input image, which is also the full photo's frame.
 public struct SpineDetector: Sendable {
     public let parameters: DetectorParameters
+    /// Scores the boxes of a photo the text cue ran on, when `parameters.boxClassifier` names a shipped file.
+    let classifier: BoxClassifier?
 
-    public init(parameters: DetectorParameters = .bundled) { self.parameters = parameters }
+    public init(parameters: DetectorParameters = .bundled) {
+        self.parameters = parameters
+        classifier = parameters.boxClassifier.flatMap(BoxClassifier.shipped)
+    }
 
     /// `text`: where a text detector found print on the same photo, when one ran (see `TextEvidence`).
     public func detect(_ image: RGBImage, text: TextEvidence? = nil) -> DetectionResult { detectWithCues(image, text: text).result }
@@ -29,16 +34,17 @@ public struct SpineDetector: Sendable {
                                             "rowEnd", "chroma", "lumaSpread", "printed", "unprintedRow",
                                             "unprintedRowEnd", "outsidePrintRun", "likeNeighbours", "sidesRunThrough"]
 
-    /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated):
-    /// what eval-detection --dump-boxes writes for scripts/fit-confidence.py.
-    public func detectWithCues(_ image: RGBImage, text: TextEvidence? = nil) -> (result: DetectionResult, cues: [[Double]]) {
+    /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated) and what
+    /// the box looks like (`BoxAppearance`): what eval-detection --dump-boxes writes for scripts/fit-confidence.py
+    /// and scripts/fit-box-classifier.py.
+    public func detectWithCues(_ image: RGBImage, text: TextEvidence? = nil) -> (result: DetectionResult, cues: [[Double]], appearance: [[Double]]) {
         let p = parameters
-        guard image.width >= 8, image.height >= 8 else { return (DetectionResult(rows: [], spines: []), []) }
+        guard image.width >= 8, image.height >= 8 else { return (DetectionResult(rows: [], spines: []), [], []) }
         let (maps, deskew) = workingMaps(image)
         let W = Double(maps.width), H = Double(maps.height)
         var rows: [ShelfRow] = []
         var spines: [DetectedSpine] = []
-        var cues: [[Double]] = []
+        var cues: [[Double]] = [], appearance: [[Double]] = []
         var ceiling = 0
         let bands = RowFinder.rows(maps, p)
         var standing: [(quad: Quad, lying: Bool)] = []
@@ -63,20 +69,25 @@ public struct SpineDetector: Sendable {
                                       bottomRight: back(s.quad.bottomRight), bottomLeft: back(s.quad.bottomLeft)) }
             }
             // Print is weighed only where the text detector ran: without it, the model fitted without print.
+            // The classifier was fitted on boxes measured with print, so it too scores only where the cue ran.
+            let classifier = text == nil ? nil : classifier
             let model = text == nil ? p.confidenceModel : (p.textConfidenceModel ?? p.confidenceModel)
-            let floor = text == nil ? p.minCalibratedConfidence : (p.textMinCalibratedConfidence ?? p.minCalibratedConfidence)
+            let floor = text == nil ? p.minCalibratedConfidence
+                : classifier != nil ? p.boxClassifierFloor : (p.textMinCalibratedConfidence ?? p.minCalibratedConfidence)
             let printedShares = { (quads: [Quad]) in quads.map { text?.printedFraction(inside: $0) ?? 0 } }
-            let scored = { (found: [RowSpines.Found], printed: [Double]) -> [(cues: [Double], confidence: Double)] in
+            let scored = { (found: [RowSpines.Found], printed: [Double]) -> [Scored] in
                 let textCues = TextSupport.rowCues(printed: printed)
-                let likeness = Self.likeNeighbours(found)
+                let likeness = Self.likeNeighbours(found), inRow = BoxAppearance.widthsInRow(found)
                 return found.enumerated().map { k, s in
                     let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
                         + [likeness[k], Self.sidesRunThrough(maps, s, rowHeight: rowH)]
-                    return (c, model.map { Self.calibrated(c, $0) } ?? s.confidence)
+                    let looks = [inRow[k]] + BoxAppearance.features(maps, s.quad)
+                    let confidence = classifier.map { $0.probability(c + looks) } ?? model.map { Self.calibrated(c, $0) } ?? s.confidence
+                    return Scored(cues: c, appearance: looks, confidence: confidence)
                 }
             }
             // The row as first scored, kept for the end when print changes none of its boxes (most rows).
-            var early: (boxes: [Quad], printed: [Double], scores: [(cues: [Double], confidence: Double)])?
+            var early: (boxes: [Quad], printed: [Double], scores: [Scored])?
             if p.textSeedsSpines == true, !found.isEmpty, !workingLines.isEmpty {
                 // Judged before any seed is laid: a box the floor will drop stands for no spine.
                 var dropped: [Bool]?
@@ -103,11 +114,12 @@ public struct SpineDetector: Sendable {
             let kept = early.flatMap { $0.boxes == found.map(\.quad) ? $0 : nil }
             let printed = kept?.printed ?? printedShares(quads)
             let framed = p.dropsFramedPictures == true ? Self.framedPictures(found, printed: printed, rowHeight: rowH) : []
-            for (k, (c, confidence)) in (kept?.scores ?? scored(found, printed)).enumerated() {
-                let s = found[k]
+            for (k, score) in (kept?.scores ?? scored(found, printed)).enumerated() {
+                let s = found[k], confidence = score.confidence
                 if framed.contains(k) { continue }
                 if let floor, confidence < floor { continue }
-                cues.append(c)
+                cues.append(score.cues)
+                appearance.append(score.appearance)
                 standing.append((s.quad, s.lying))
                 spines.append(DetectedSpine(quad: quads[k], row: rowIndex, position: k, confidence: confidence, lying: s.lying))
             }
@@ -124,8 +136,11 @@ public struct SpineDetector: Sendable {
             }
             spines += lying
         }
-        return (DetectionResult(rows: rows, spines: Self.numbered(spines)), cues)
+        return (DetectionResult(rows: rows, spines: Self.numbered(spines)), cues, appearance)
     }
+
+    /// A row's box as scored: its cues, its appearance and the confidence made of them.
+    struct Scored { var cues: [Double]; var appearance: [Double]; var confidence: Double }
 
     /// The boxes of picture frames standing in a row: a wide box without print (the picture) between two thin
     /// ones touching it (the frame's sides) of one colour, unlike the picture's. The row finder cuts a frame at

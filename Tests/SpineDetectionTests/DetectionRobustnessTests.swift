@@ -152,7 +152,7 @@ import ShelfScanTestSupport
     // MARK: Checks
 
     /// What every detection must hold, whatever it was given.
-    static func check(_ r: (result: DetectionResult, cues: [[Double]]), _ label: String) {
+    static func check(_ r: (result: DetectionResult, cues: [[Double]], appearance: [[Double]]), _ label: String) {
         let rows = r.result.rows
         for (i, row) in rows.enumerated() {
             #expect(row.index == i, "\(label): row \(i) has index \(row.index)")
@@ -174,6 +174,8 @@ import ShelfScanTestSupport
         }
         #expect(r.cues.count == standing.count, "\(label): \(r.cues.count) cue sets for \(standing.count) standing boxes")
         #expect(r.cues.allSatisfy { $0.count == SpineDetector.confidenceCueNames.count && $0.allSatisfy(\.isFinite) }, "\(label): cues \(r.cues)")
+        #expect(r.appearance.count == r.cues.count && r.appearance.allSatisfy { $0.count == BoxAppearance.names.count && $0.allSatisfy(\.isFinite) },
+                "\(label): appearance of \(r.appearance.count) boxes")
     }
 
     // MARK: Tests
@@ -235,7 +237,11 @@ import ShelfScanTestSupport
     /// The cases above are not vacuous: the drawn shelves give rows (so text seeds, joins and row cues
     /// run), the turned one is levelled first, and the cover's print gives a lying box.
     @Test func theShelvesReachTheTextCode() {
-        let detector = SpineDetector()
+        // Scored by the logistic model: the drawn books are of one flat colour without print, which the box
+        // classifier takes for wall, and these shelves must keep their boxes for the text code to reach them.
+        var parameters = DetectorParameters.bundled
+        parameters.boxClassifier = nil
+        let detector = SpineDetector(parameters: parameters)
         #expect(detector.workingMaps(Photo.tilted.image).1 != nil, "the turned shelf is levelled")
         for photo in [Photo.shelf, .tilted] {
             let r = detector.detectWithCues(photo.image, text: Evidence.coverPrint.evidence)

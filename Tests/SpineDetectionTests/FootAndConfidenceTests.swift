@@ -120,7 +120,7 @@ import ShelfImage
         var f = DrawnShelf(width: 640, height: 420)
         f.board(y: 380, thickness: 40)
         f.standing(from: 40, floorY: 380, widths: [45, 52, 40, 60, 48, 42, 55, 50, 44], heights: [300, 290, 310])
-        let (r, cues) = SpineDetector().detectWithCues(f.image)
+        let (r, cues, _) = SpineDetector().detectWithCues(f.image)
         #expect(!r.spines.isEmpty)
         #expect(cues.count == r.spines.count)
         for s in r.spines { #expect((0...1).contains(s.confidence)) }

@@ -220,7 +220,7 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
     }
 
     @Test func bundledParametersLoadFromModels() {
-        #expect(DetectorParameters.bundled.version == "detector-v2.11")
+        #expect(DetectorParameters.bundled.version == "detector-v2.12")
         #expect(DetectorParameters.bundled == DetectorParameters.fallback)
     }
 }

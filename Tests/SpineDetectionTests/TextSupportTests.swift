@@ -70,7 +70,7 @@ import ShelfImage
         // No text detector ran: detection is what it was before the text cue, whatever the text model says.
         let f = shelf()
         var p = DetectorParameters.bundled
-        p.textConfidenceModel = nil; p.textMinCalibratedConfidence = nil
+        p.textConfidenceModel = nil; p.textMinCalibratedConfidence = nil; p.boxClassifier = nil
         #expect(SpineDetector().detect(f.image) == SpineDetector(parameters: p).detect(f.image))
         #expect(DetectorParameters.bundled.textConfidenceModel?.count == SpineDetector.confidenceCueNames.count + 1)
     }
