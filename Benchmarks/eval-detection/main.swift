@@ -324,6 +324,7 @@ if boxDump != nil || classifierDump != nil { params.confidenceModel = nil; param
     params.textMinCalibratedConfidence = nil }
 let detector = SpineDetector(parameters: params)
 print("detector parameters: \(detector.parameters.version)")
+print("box classifier: " + (detector.parameters.boxClassifier.flatMap(BoxClassifier.load).map { "\($0.version), \($0.trees.count) trees" } ?? "none (logistic confidence)"))
 // The text cue, as `scan` runs it: PP-OCR's detector from the model cache (`--no-text` measures without it).
 let textLongSide = Int(argument("--text-side") ?? "") ?? params.textCueLongSide ?? TextCue.defaultLongSide
 let textCue: TextCue? = CommandLine.arguments.contains("--no-text") ? nil : TextCue.fromModelCache(longSide: textLongSide)

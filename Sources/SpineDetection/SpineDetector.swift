@@ -34,9 +34,10 @@ public struct SpineDetector: Sendable {
                                             "rowEnd", "chroma", "lumaSpread", "printed", "unprintedRow",
                                             "unprintedRowEnd", "outsidePrintRun", "likeNeighbours", "sidesRunThrough"]
 
-    /// The detection, and for each spine the cues its confidence was computed from (raw, uncalibrated) and what
-    /// the box looks like (`BoxAppearance`): what eval-detection --dump-boxes writes for scripts/fit-confidence.py
-    /// and scripts/fit-box-classifier.py.
+    /// The detection, and for each of its rows' spines the cues its confidence was computed from (raw,
+    /// uncalibrated) and what the box looks like in its row (`BoxAppearance`): what eval-detection writes with
+    /// --dump-boxes (the cues) for scripts/fit-confidence.py and with --dump-classifier (both) for
+    /// scripts/fit-box-classifier.py.
     public func detectWithCues(_ image: RGBImage, text: TextEvidence? = nil) -> (result: DetectionResult, cues: [[Double]], appearance: [[Double]]) {
         let p = parameters
         guard image.width >= 8, image.height >= 8 else { return (DetectionResult(rows: [], spines: []), [], []) }
