@@ -6,9 +6,11 @@ models/detection/box-classifier-v1.json, which SpineDetection reads (BoxClassifi
     swift build -c release --product eval-detection
     scripts/make-hard-shelves.py --out /tmp/hard-train --count 24 --seed 7
     scripts/make-hard-shelves.py --out /tmp/hard-train-11 --count 48 --seed 11
+    scripts/make-hard-shelves.py --out /tmp/hard-train-13 --count 48 --seed 13 --variety
     scripts/make-hard-shelves.py --out /tmp/hard --count 12
     BOOKFINDER_DIR=/work/data/bookfinder .build/release/eval-detection --runs 0 --synthetic-hard /tmp/hard \\
-        --synthetic-train /tmp/hard-train --synthetic-train /tmp/hard-train-11 --dump-classifier /tmp/classifier.csv
+        --synthetic-train /tmp/hard-train --synthetic-train /tmp/hard-train-11 --synthetic-train /tmp/hard-train-13 \\
+        --dump-classifier /tmp/classifier.csv
     scripts/fit-box-classifier.py /tmp/classifier.csv --out models/detection/box-classifier-v1.json
 
 Needs numpy and scikit-learn (analysis tools, not run by set-up: the fitted trees are shipped). Deterministic for a
@@ -18,7 +20,8 @@ Labels: 1 for a box matching a scored ground-truth spine at IoU >= 0.5, 0 for a 
 don't-care spines are left out), measured with every confidence model and floor off, so the classifier sees every
 box it will score. Split (stated, fixed, the one scripts/fit-confidence.py uses): training = odd-numbered samples,
 the real one_shelf_example, the Bookfinder training photos (8, 9, 14, 15, 16, 20-25) and the hard synthetic
-shelves of seeds 7 and 11 ("synthetic training"); held out = even-numbered samples, two_shelves_example, the
+shelves of seeds 7, 11 and 13 (13 drawn with --variety: close-ups of thick books, flat colours, clean photos, so
+the trees do not take one kind of shelf for all) ("synthetic training"); held out = even-numbered samples, two_shelves_example, the
 Bookfinder held-out scenes (10-13, 17-19) and the hard synthetic shelves of seed 2026 ("synthetic hard").
 Real photos are weighted --real-weight times so that the many synthetic boxes do not drown them.
 The shipped classifier is two tree ensembles (one over cues and appearance, one over the cues alone) and a logistic
