@@ -47,10 +47,6 @@ spec.loader.exec_module(fit_confidence)
 CUES_LEFT_OUT_OF_LOGISTIC = {"texture", "rowEnd"}  # as the shipped logistic model (see fit-confidence.py)
 
 
-def kind(set_name):
-    return set_name.split()[0] if set_name.startswith(("samples", "synthetic")) else "real"
-
-
 def bands(p, y):
     edges = [0, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0001]
     out = []
@@ -61,7 +57,7 @@ def bands(p, y):
     return ", ".join(out)
 
 
-def fit_confidence_cue_names(names):
+def cue_names(names):
     """The leading inputs that are cues (the box's confidence cues and its width in its row); the rest are what the
     grid over the box shows."""
     return names[:next((i for i, n in enumerate(names) if n.startswith("across")), len(names))]
@@ -111,14 +107,13 @@ def main():
     names = header[3:]
     x = np.array([[float(v) for v in r[3:]] for r in rows])
     y = np.array([int(r[2]) for r in rows])
-    sets = [r[0] for r in rows]
-    kinds = np.array([kind(s) for s in sets])
+    kinds = np.array([fit_confidence.set_kind(r[0]) for r in rows])
     parts = np.array([fit_confidence.part(r[1], r[0]) for r in rows])
     weight = np.where(kinds == "real", a.real_weight, 1.0)
     train = parts == "train"
     print(f"training boxes: {train.sum()} ({(y[train] == 0).sum()} wrong); held out: {(~train).sum()}")
 
-    n_cues = len(fit_confidence_cue_names(names))
+    n_cues = len(cue_names(names))
 
     def fitted(columns):
         clf = HistGradientBoostingClassifier(max_iter=a.trees, learning_rate=a.rate, max_leaf_nodes=a.leaves,
@@ -137,21 +132,19 @@ def main():
     looks, cues = fitted(x.shape[1]), fitted(n_cues)
     cue_columns = [i for i, n in enumerate(names) if i < n_cues and n not in CUES_LEFT_OUT_OF_LOGISTIC]
     logistic = LogisticRegression(C=1.0, max_iter=5000).fit(x[train][:, cue_columns], y[train], sample_weight=weight[train])
-    linear = [0.0] * (len(names) + 1)
     share = a.logistic_share
     tree_share = (1 - share) / 2
-    linear[0] = float(logistic.intercept_[0]) * share
+    linear = [round(float(logistic.intercept_[0]) * share, 6)] + [0.0] * len(names)
     for i, w in zip(cue_columns, logistic.coef_[0]):
         linear[i + 1] = round(float(w) * share, 6)
-    linear[0] = round(linear[0], 6)
     baseline = (float(np.ravel(looks._baseline_prediction)[0]) + float(np.ravel(cues._baseline_prediction)[0])) * tree_share
     model = {"version": a.version, "features": names, "baseline": round(baseline, 6), "linear": linear,
              "trees": scaled(trees(looks), tree_share) + scaled(trees(cues), tree_share)}
-    chance = 1 / (1 + np.exp(-(tree_share * (logit(looks.predict_proba(x)[:, 1]) + logit(cues.predict_proba(x[:, :n_cues])[:, 1]))
-                               + share * logit(logistic.predict_proba(x[:, cue_columns])[:, 1]))))
-    for name, p in (("shipped (trees and logistic)", chance), ("cues and appearance", looks.predict_proba(x)[:, 1]),
-                    ("cues", cues.predict_proba(x[:, :n_cues])[:, 1]),
-                    ("logistic on the cues", logistic.predict_proba(x[:, cue_columns])[:, 1])):
+    p_looks, p_cues = looks.predict_proba(x)[:, 1], cues.predict_proba(x[:, :n_cues])[:, 1]
+    p_logistic = logistic.predict_proba(x[:, cue_columns])[:, 1]
+    chance = 1 / (1 + np.exp(-(tree_share * (logit(p_looks) + logit(p_cues)) + share * logit(p_logistic))))
+    for name, p in (("shipped (trees and logistic)", chance), ("cues and appearance", p_looks), ("cues", p_cues),
+                    ("logistic on the cues", p_logistic)):
         print(f"== {name}")
         for part in ("train", "held-out"):
             for k in ("samples", "synthetic", "real"):

@@ -50,6 +50,11 @@ def part(photo, set_name=""):
     return "train" if photo == "one_shelf_example" else "held-out"
 
 
+def set_kind(set_name):
+    """"samples", "synthetic" or "real": which weight a row's photo gets."""
+    return set_name.split()[0] if set_name.startswith(("samples", "synthetic")) else "real"
+
+
 def sigmoid(z):
     return 1 / (1 + math.exp(-max(-30, min(30, z))))
 
@@ -122,9 +127,9 @@ def main():
     data = {"train": [], "held-out": []}
     for r in rows:
         x = [1.0] + [float(r[k]) for k in cue_names]
-        kind = "real" if not r["set"].startswith(("samples", "synthetic")) else r["set"].split()[0]
-        weight = a.real_weight if kind == "real" else (a.synthetic_weight if kind == "synthetic" else 1.0)
-        data[part(r["photo"], r["set"])].append((x, int(r["label"]), weight, kind))
+        k = set_kind(r["set"])
+        weight = a.real_weight if k == "real" else (a.synthetic_weight if k == "synthetic" else 1.0)
+        data[part(r["photo"], r["set"])].append((x, int(r["label"]), weight, k))
     tr = data["train"]
     beta = fit([d[0] for d in tr], [d[1] for d in tr], [d[2] for d in tr])
     print("cues:", ", ".join(cue_names))

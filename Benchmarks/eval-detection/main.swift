@@ -16,10 +16,12 @@ import TextCue
 /// `lying[i]`: the ground truth marks spine i as a book lying flat in a stack (samples/ carry the flag).
 struct Truth { var polygons: [([Point], Bool)]; var lying: [Bool]; var imagePath: String }
 
-func argument(_ name: String) -> String? {
+func argument(_ name: String) -> String? { arguments(name).first }
+
+/// Every value given after `name`, for a flag that may be repeated.
+func arguments(_ name: String) -> [String] {
     let a = CommandLine.arguments
-    guard let i = a.firstIndex(of: name), i + 1 < a.count else { return nil }
-    return a[i + 1]
+    return a.indices.dropLast().filter { a[$0] == name }.map { a[$0 + 1] }
 }
 
 /// Reads the shared ground-truth schema: {"image", "width", "height", "spines": [{"polygon", "partial"?}]}.
@@ -356,8 +358,7 @@ if let hardDir = argument("--synthetic-hard") {
 // for the box classifier): training photos for scripts/fit-confidence.py and scripts/fit-box-classifier.py, so
 // the models learn what clutter looks like without seeing the measured set. The flag may be given once per folder;
 // with more than one, each photo is named after its folder too ("hard-train-11/hard-01").
-let trainDirs = CommandLine.arguments.indices.dropLast().filter { CommandLine.arguments[$0] == "--synthetic-train" }
-    .map { CommandLine.arguments[$0 + 1] }
+let trainDirs = arguments("--synthetic-train")
 if !trainDirs.isEmpty {
     let hardTrain = trainDirs.flatMap { dir in
         let found = truths(in: dir, imageDir: dir)

@@ -24,11 +24,7 @@ public struct BoxClassifier: Codable, Sendable, Equatable {
 
     /// The chance that the box with these inputs is a book.
     public func probability(_ x: [Double]) -> Double {
-        var z = baseline
-        if let linear {
-            z += linear[0]
-            for (w, v) in zip(linear.dropFirst(), x) { z += w * v }
-        }
+        var z = baseline + (linear.map { SpineDetector.logOdds(x, $0) } ?? 0)
         for tree in trees {
             var k = 0
             while k < tree.count {
@@ -57,7 +53,7 @@ public struct BoxClassifier: Codable, Sendable, Equatable {
         return c
     }
 
-    /// `load(file:)`, read once per file for the process: a detector is made per photo, the file is ~200 KB.
+    /// `load(file:)`, read once per file for the process: a detector is made per photo, the file is ~110 KB.
     static func shipped(_ file: String) -> BoxClassifier? {
         cache.lock.lock()
         defer { cache.lock.unlock() }

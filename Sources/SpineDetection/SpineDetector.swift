@@ -229,12 +229,14 @@ public struct SpineDetector: Sendable {
         return seen.min() ?? 0
     }
 
-    /// Logistic model: weights[0] + Σ weights[i+1]·cue[i], squashed to 0...1, so 0.5 means even odds
-    /// on the data it was fitted on.
-    static func calibrated(_ cue: [Double], _ weights: [Double]) -> Double {
+    /// Logistic model: `logOdds` squashed to 0...1, so 0.5 means even odds on the data it was fitted on.
+    static func calibrated(_ cue: [Double], _ weights: [Double]) -> Double { 1 / (1 + exp(-logOdds(cue, weights))) }
+
+    /// weights[0] + Σ weights[i+1]·cue[i]: a logistic model's log-odds (also `BoxClassifier`'s linear term).
+    static func logOdds(_ cue: [Double], _ weights: [Double]) -> Double {
         var z = weights.first ?? 0
         for (i, v) in cue.enumerated() where i + 1 < weights.count { z += weights[i + 1] * v }
-        return 1 / (1 + exp(-z))
+        return z
     }
 
     /// How much a row looks like books as a whole: the median confidence of its standing spines. Books
