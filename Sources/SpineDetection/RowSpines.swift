@@ -136,6 +136,12 @@ enum RowSpines {
                 }
                 continue
             }
+            // A short stack of two or three books is no wider than a thick book stands: tried as a stack on
+            // its edges alone (lying boxes at least two, or it stands).
+            if let ratio = p.narrowStackMinWidthRatio, width / rowH >= ratio {
+                let stack = lyingStack(m, band, left: left, right: right, yc: yc, p)
+                if stack.books.count >= 2 { out += stack.books; continue }
+            }
             // Slivers: the shadow or panel showing between two books, bounded by both their edges.
             if width / rowH < p.gapMaxWidthRatio { continue }
             // A book's two sides are parallel; a wedge between sides leaning differently is the gap left

@@ -77,6 +77,32 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
         #expect(upright.hits >= 5)
     }
 
+    /// Three books lying flat between standing ones, their stack no wider than a thick book stands (half the
+    /// row's height) and without print: too narrow to be searched as a wide piece, cut into its books all the same.
+    @Test func splitsAShortNarrowStackIntoBooks() {
+        var f = DrawnShelf(width: 640, height: 420)
+        f.board(y: 380, thickness: 40)
+        f.standing(from: 20, floorY: 380, widths: [44, 52, 40, 60, 48], heights: [300, 290, 310])
+        f.standing(from: 420, floorY: 380, widths: [46, 50, 42, 58], heights: [295, 305], colourOffset: 3)
+        var y = 380.0
+        var lying: [Quad] = []
+        for (k, t) in [30.0, 24, 34].enumerated() {
+            f.rect(300, y - t, 120, t, DrawnShelf.palette[(k + 6) % DrawnShelf.palette.count])
+            f.rect(300, y - t, 120, 1.5, (15, 15, 15))
+            lying.append(Quad(topLeft: Point(x: 300, y: y), topRight: Point(x: 300, y: y - t),
+                              bottomRight: Point(x: 420, y: y - t), bottomLeft: Point(x: 420, y: y)))
+            y -= t
+        }
+        let flat = SpineDetector().detect(f.image).spines.filter(\.lying)
+        let s = DetectionScore.score(detections: flat.map(\.quad.points), truth: lying.map { (normalized($0, f.image), false) })
+        #expect(s.hits >= 2, "lying hits \(s.hits) of 3, lying detections \(flat.count)")
+        // Without the narrow stack search no book lies there.
+        var parameters = DetectorParameters.bundled
+        parameters.narrowStackMinWidthRatio = nil
+        let before = SpineDetector(parameters: parameters).detect(f.image).spines.filter(\.lying)
+        #expect(DetectionScore.score(detections: before.map(\.quad.points), truth: lying.map { (normalized($0, f.image), false) }).hits == 0)
+    }
+
     /// A title block printed on a wide spine has long vertical edges and a strong colour change, but its
     /// edges stop short of the board; a boundary between books runs down to it.
     @Test func titleBlocksDoNotSplitWideSpines() {
@@ -220,7 +246,7 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
     }
 
     @Test func bundledParametersLoadFromModels() {
-        #expect(DetectorParameters.bundled.version == "detector-v2.12")
+        #expect(DetectorParameters.bundled.version == "detector-v2.13")
         #expect(DetectorParameters.bundled == DetectorParameters.fallback)
     }
 }

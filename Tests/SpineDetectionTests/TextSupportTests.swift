@@ -265,7 +265,10 @@ import ShelfImage
 
     @Test func aStackTheRowBoxedAsOneSpineIsCutIntoItsBooks() {
         let (shelf, books, titles) = stackShelf()
-        let detector = SpineDetector()
+        // The row finder's own narrow-stack search is off: print shows the stack here, whatever its edges show.
+        var parameters = DetectorParameters.bundled
+        parameters.narrowStackMinWidthRatio = nil
+        let detector = SpineDetector(parameters: parameters)
         let (maps, _) = detector.workingMaps(shelf.image)
         guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
         let found = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
