@@ -301,8 +301,8 @@ enum LyingBooks {
         let midT = (t.at0 + t.at1) / 2, midB = (bo.at0 + bo.at1) / 2
         let left = bestSide(m, frame, across: true, from: a0 - margin, to: a0 - margin - reach, span: (midT, midB), printBeyond: beyond(true, (midT, midB)), background: groundMatch)
         let right = bestSide(m, frame, across: true, from: a1 + margin, to: a1 + margin + reach, span: (midT, midB), printBeyond: beyond(true, (midT, midB)), background: groundMatch)
-        let l = left ?? Side(at0: a0 - thick, at1: a0 - thick, score: 0, span: (midT, midB))
-        let r = right ?? Side(at0: a1 + thick, at1: a1 + thick, score: 0, span: (midT, midB))
+        var l = left ?? Side(at0: a0 - thick, at1: a0 - thick, score: 0, span: (midT, midB))
+        var r = right ?? Side(at0: a1 + thick, at1: a1 + thick, score: 0, span: (midT, midB))
         let midL = (l.at0 + l.at1) / 2, midR = (r.at0 + r.at1) / 2
         top = bestSide(m, frame, across: false, from: b0 - margin, to: b0 - margin - reach, span: (midL, midR), printBeyond: beyond(false, (midL, midR)), background: groundMatch)
         bottom = bestSide(m, frame, across: false, from: b1 + margin, to: b1 + margin + reach, span: (midL, midR), printBeyond: beyond(false, (midL, midR)), background: groundMatch)
@@ -321,9 +321,38 @@ enum LyingBooks {
         }
         // One box for the whole outline, or, when full-length edges part its lines of print into long
         // thin bands, one book per band: a stack seen spine-on.
+        let cuts = stackCuts(cluster, m, frame, top: t, bottom: bo, ends: (midL, midR), thick: thick)
+        if let first = cuts.first, let last = cuts.last {
+            // A stack's books lie parallel to the edges between them, and its outer books are no thicker than
+            // their print with the margin it leaves on the cut's side (plus a little): beyond a stack's top lie
+            // the wall's edges and shadows, below it the board's front, and a side found out there would make
+            // its outer books two books thick.
+            let across = cluster.map { l -> (Double, Double) in
+                let bs = l.corners.map { frame.coords($0).b }
+                return (bs.min()!, bs.max()!)
+            }
+            let topLines = across.filter { ($0.0 + $0.1) / 2 < first.at0 }, bottomLines = across.filter { ($0.0 + $0.1) / 2 > last.at0 }
+            if let p0 = topLines.map(\.0).min(), let p1 = topLines.map(\.1).max() {
+                let limit = p0 - max(0, first.at0 - p1) - 0.25 * thick
+                let mid = (t.at0 + t.at1) / 2
+                t = Side(at0: max(mid, limit), at1: max(mid, limit), score: t.score, span: t.span)
+            }
+            if let p0 = bottomLines.map(\.0).min(), let p1 = bottomLines.map(\.1).max() {
+                let limit = p1 + max(0, p0 - last.at0) + 0.25 * thick
+                let mid = (bo.at0 + bo.at1) / 2
+                bo = Side(at0: min(mid, limit), at1: min(mid, limit), score: bo.score, span: bo.span)
+            }
+            // The ends were searched over the outline's first extent; over the stack's own they run straighter.
+            // The cover's tests stay out: a stack's books have no panels, and its ground lies beside each book.
+            let span = (t.at0, bo.at0)
+            if span != (midT, midB) {
+                if let left = bestSide(m, frame, across: true, from: a0 - margin, to: a0 - margin - reach, span: span, printBeyond: nil, background: nil) { l = left }
+                if let right = bestSide(m, frame, across: true, from: a1 + margin, to: a1 + margin + reach, span: span, printBeyond: nil, background: nil) { r = right }
+            }
+        }
         var bands: [(Side, Side)] = []
         var upper = t
-        for cut in stackCuts(cluster, m, frame, top: t, bottom: bo, ends: (midL, midR), thick: thick) {
+        for cut in cuts {
             bands.append((upper, cut)); upper = cut
         }
         bands.append((upper, bo))
@@ -350,24 +379,26 @@ enum LyingBooks {
     }
 
     /// Where a stack seen spine-on parts into books: between two lines of print that do not overlap
-    /// across the text (title and author on one spine do), at the strongest edge running the outline's
-    /// whole length (the longest lit run, over at least 70% of it), if there is one. Every band left
-    /// must be long and thin, or the edges are a cover's print panels, not books.
+    /// across the text (title and author on one spine do), at the strongest edge running the length the two
+    /// books share (the longest lit run, over at least 70% of it), if there is one. Books in a stack lie
+    /// staggered, so that length is where both lines of print run (both books reach at least that far), or
+    /// the outline's when they share too little of it. Every band left must be long and thin, or the edges
+    /// are a cover's print panels, not books.
     static func stackCuts(_ cluster: [Line], _ m: EdgeMaps, _ f: Frame, top: Side, bottom: Side, ends: (Double, Double),
                           thick: Double) -> [Side] {
-        let ranges = cluster.map { l -> (Double, Double) in
-            let bs = l.corners.map { f.coords($0).b }
-            return (bs.min()!, bs.max()!)
+        let ranges = cluster.map { l -> (Double, Double, a: (Double, Double)) in
+            let c = l.corners.map { f.coords($0) }
+            return (c.map(\.b).min()!, c.map(\.b).max()!, (c.map(\.a).min()!, c.map(\.a).max()!))
         }.sorted { $0.0 < $1.0 }
-        let aL = ends.0, aR = ends.1, length = aR - aL
+        let length = ends.1 - ends.0
         guard ranges.count >= 2, length > 0 else { return [] }
         let plane = abs(f.u.x) >= abs(f.u.y) ? m.horizontal : m.vertical
         let w = m.width, h = m.height
-        func coverage(_ b: Double) -> Double {
+        func coverage(_ b: Double, _ span: (Double, Double)) -> Double {
             var run = 0, best = 0, gap = 0
-            let n = Int(length * 0.84)
+            let n = Int(span.1 - span.0)
             for i in 0..<max(1, n) {
-                let pt = f.point(aL + 0.08 * length + Double(i), b)
+                let pt = f.point(span.0 + Double(i), b)
                 var lit = false
                 for d in -1...1 {
                     let x = Int((pt.x + Double(d) * f.n.x).rounded()), y = Int((pt.y + Double(d) * f.n.y).rounded())
@@ -378,16 +409,36 @@ enum LyingBooks {
             }
             return Double(best) / Double(max(1, n))
         }
+        let outlineSpan = (ends.0 + 0.08 * length, ends.1 - 0.08 * length)
         var cuts: [Side] = []
-        var reachSoFar = ranges[0].1
+        var above = 0
         let topB = (top.at0 + top.at1) / 2, bottomB = (bottom.at0 + bottom.at1) / 2
         for k in 1..<ranges.count {
-            defer { reachSoFar = max(reachSoFar, ranges[k].1) }
-            let lo = reachSoFar, hi = ranges[k].0
-            guard hi - lo >= 1 else { continue }
-            var best = (b: 0.0, c: -1.0)
+            defer { if ranges[k].1 > ranges[above].1 { above = k } }
+            var lo = ranges[above].1, hi = ranges[k].0
+            let shared = (max(ranges[above].a.0, ranges[k].a.0), min(ranges[above].a.1, ranges[k].a.1))
+            if hi - lo < 1 {
+                // The text detector's boxes reach past the letters, so two books' lines one above the other
+                // can overlap a little across: the edge between them runs inside the overlap. Title and author
+                // on one spine overlap across as much, but run side by side, not one above the other.
+                let thinner = min(ranges[above].1 - ranges[above].0, ranges[k].1 - ranges[k].0)
+                let shorter = min(ranges[above].a.1 - ranges[above].a.0, ranges[k].a.1 - ranges[k].a.0)
+                guard lo - hi <= 0.4 * thinner, shared.1 - shared.0 >= 0.5 * shorter else { continue }
+                swap(&lo, &hi)
+            }
+            let span = shared.1 - shared.0 >= 4 * thick ? shared : outlineSpan
+            // Of the edges running the shared length, the one running furthest along the outline: a book's
+            // edge goes on past its print, the edge of a printed band stops with it.
+            var best = (b: 0.0, c: -1.0, along: -1.0)
             var b = lo
-            while b <= hi { let c = coverage(b); if c > best.c { best = (b, c) }; b += 1 }
+            while b <= hi {
+                let c = coverage(b, span)
+                if c >= 0.7 {
+                    let along = span == outlineSpan ? c : coverage(b, outlineSpan)
+                    if along > best.along || (along == best.along && c > best.c) { best = (b, c, along) }
+                }
+                b += 1
+            }
             guard best.c >= 0.7 else { continue }
             cuts.append(Side(at0: best.b, at1: best.b, score: sideScore(m, f, across: false, offset: best.b, tilt: 0, span: top.span, outward: 1),
                              span: top.span))
@@ -395,7 +446,7 @@ enum LyingBooks {
         // Long thin bands only: a cover's panels are wide.
         var edges = [topB] + cuts.map(\.at0) + [bottomB]
         edges.sort()
-        for i in 0..<(edges.count - 1) where (edges[i + 1] - edges[i]) * 3 > length || edges[i + 1] - edges[i] < thick { return [] }
+        for i in 0..<(edges.count - 1) where (edges[i + 1] - edges[i]) * 3 > length || edges[i + 1] - edges[i] < 0.5 * thick { return [] }
         return cuts
     }
 
