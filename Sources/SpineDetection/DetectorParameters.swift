@@ -163,6 +163,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// `maxWidthRatio` is tried as one too, and cut into lying books when its long horizontal lines dominate
     /// (see `RowSpines.lyingStack`). Absent: only pieces wider than `maxWidthRatio` are.
     public var narrowStackMinWidthRatio: Double?
+    /// Where the classifier scores boxes, the stretches of a row no kept box covers are searched for books leaning
+    /// past the row's tilt search (see `LeaningBooks`). Absent or false: they are not.
+    public var leaningBooks: Bool?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -171,9 +174,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.13); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.14); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.13", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.14", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -188,5 +191,5 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
         rowsNeedVisibleFeet: true, dropsFramedPictures: true, textLowersTops: 0.7,
-        boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.4, narrowStackMinWidthRatio: 0.4)
+        boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.4, narrowStackMinWidthRatio: 0.4, leaningBooks: true)
 }

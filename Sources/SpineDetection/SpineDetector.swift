@@ -115,14 +115,30 @@ public struct SpineDetector: Sendable {
             let kept = early.flatMap { $0.boxes == found.map(\.quad) ? $0 : nil }
             let printed = kept?.printed ?? printedShares(quads)
             let framed = p.dropsFramedPictures == true ? Self.framedPictures(found, printed: printed, rowHeight: rowH) : []
-            for (k, score) in (kept?.scores ?? scored(found, printed)).enumerated() {
-                let s = found[k], confidence = score.confidence
-                if framed.contains(k) { continue }
-                if let floor, confidence < floor { continue }
+            var scores = kept?.scores ?? scored(found, printed)
+            var dropped = found.indices.map { k in framed.contains(k) || floor.map { scores[k].confidence < $0 } ?? false }
+            var order = Array(found.indices)
+            // Books leaning past the row's tilt search, in the stretches no kept box covers; scored in the row as
+            // it stands with them, while the row's own boxes keep their scores.
+            if p.leaningBooks == true, classifier != nil {
+                let extra = LeaningBooks.proposals(maps, band, ceiling: ceiling, kept: found.indices.filter { !dropped[$0] }.map { found[$0].quad })
+                if !extra.isEmpty {
+                    let rescored = scored(found + extra, printed + printedShares(inPhoto(extra)))
+                    let n = found.count
+                    found += extra
+                    quads += inPhoto(extra)
+                    scores += rescored[n...]
+                    dropped += rescored[n...].map { score in floor.map { score.confidence < $0 } ?? false }
+                    func left(_ k: Int) -> Double { found[k].quad.points.map(\.x).min() ?? 0 }
+                    order = found.indices.sorted { (left($0), $0) < (left($1), $1) }
+                }
+            }
+            for k in order where !dropped[k] {
+                let s = found[k], score = scores[k]
                 cues.append(score.cues)
                 appearance.append(score.appearance)
                 standing.append((s.quad, s.lying))
-                spines.append(DetectedSpine(quad: quads[k], row: rowIndex, position: k, confidence: confidence, lying: s.lying))
+                spines.append(DetectedSpine(quad: quads[k], row: rowIndex, position: k, confidence: score.confidence, lying: s.lying))
             }
         }
         // Books lying down that the rows' cuts missed, found from print running across the photo; they
