@@ -93,3 +93,21 @@ private struct LeaningShelf {
         #expect(middle < 0.5 * side, "middle \(middle), side \(side)")
     }
 }
+
+extension LeaningBooksTests {
+    @Test func theRowAtATimeStepsAgreeWithTheStepOfEachLine() throws {
+        let f = LeaningShelf(leaning: true)
+        let (maps, band, _) = try #require(f.row())
+        let yc = Double(band.top + band.bottom) / 2
+        let book = -tan(25 * Double.pi / 180)
+        for slope in [-0.6, book, 0.3] {
+            let fast = LeaningBooks.steps(maps, slope: slope, x0: 250, x1: 440, yc: yc, top: band.top + 130, bottom: band.bottom - 30)
+            let slow = (250...440).map { LeaningBooks.step(maps, RowSpines.Line(x: Double($0), slope: slope), yc: yc, top: band.top + 130, bottom: band.bottom - 30) }
+            #expect(fast.count == slow.count)
+            // Equal but where a sample's position rounds a tie the other way.
+            let off = zip(fast, slow).filter { abs($0 - $1) > 1e-4 }.count
+            #expect(off <= 2, "\(off) columns differ at slope \(slope)")
+            if slope == book { #expect(fast.max()! > 0.5, "the book's sides") }
+        }
+    }
+}
