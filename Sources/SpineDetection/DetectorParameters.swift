@@ -157,7 +157,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// The file under models/detection holding the `BoxClassifier` that scores boxes when the text cue ran, in
     /// place of `textConfidenceModel`. Absent, or the file not shipped: the logistic model scores them.
     public var boxClassifier: String?
-    /// The floor `textMinCalibratedConfidence` plays for the classifier's chances.
+    /// The floor `textMinCalibratedConfidence` plays for the classifier's chances: a box is kept when the
+    /// classifier finds it at least this likely to be a book (0.5: more likely one than not; chosen on the
+    /// training sets, where 0.4 to 0.6 were compared).
     public var boxClassifierFloor: Double?
     /// A piece at least this wide (over the row's height) but not wide enough to be searched as a stack by
     /// `maxWidthRatio` is tried as one too, and cut into lying books when its long horizontal lines dominate
@@ -174,9 +176,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.14); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.15); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.14", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.15", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -191,5 +193,5 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
         rowsNeedVisibleFeet: true, dropsFramedPictures: true, textLowersTops: 0.7,
-        boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.4, narrowStackMinWidthRatio: 0.4, leaningBooks: true)
+        boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true)
 }
