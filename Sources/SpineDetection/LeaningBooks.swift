@@ -19,7 +19,7 @@ enum LeaningBooks {
     /// A side's mean colour step across it (`step`, 0...1) along the row's lower middle, at least.
     static let minSideStrength = 0.45
 
-    /// Candidates in the row's free stretches, left to right (working frame). `kept`: the row's boxes that stay.
+    /// Candidates in the row's free stretches (working frame), strongest first in each. `kept`: the row's boxes that stay.
     static func proposals(_ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int, kept: [Quad]) -> [RowSpines.Found] {
         let rowH = Double(band.bottom - band.top + 1)
         let yc = Double(band.top + band.bottom) / 2

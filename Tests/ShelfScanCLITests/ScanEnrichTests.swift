@@ -72,7 +72,11 @@ struct ScanEnrichTests {
             #expect((edition["isbns"] as? [String])?.count == 1)
             #expect((edition["openLibraryEditionID"] as? String)?.hasPrefix("OL") == true)
         }
-        #expect(provider.requestCount >= titles.count)
+        // The five "Spine WxH" titles make one search once digits are dropped from the search words, so a book
+        // whose search starts after another's reply was cached is answered from the cache: at most one request
+        // per book, at least one in all (how many depends on how the searches overlap in time).
+        #expect((1...titles.count).contains(provider.requestCount), "\(provider.requestCount) requests")
+        #expect(provider.requests.allSatisfy { $0.path == "/search.json" })
     }
 
     @Test func aFailingProviderNeverFailsTheScanAndSaysSoOnce() throws {
