@@ -168,6 +168,15 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// Where the classifier scores boxes, the stretches of a row no kept box covers are searched for books leaning
     /// past the row's tilt search (see `LeaningBooks`). Absent or false: they are not.
     public var leaningBooks: Bool?
+    /// A standing box the classifier dropped, at least this wide for its row's height, is cut again as a short
+    /// stack of lying books (nil: never).
+    public var stacksInDroppedMinWidthRatio: Double?
+    /// A box gets a twin with its top lowered to the clearest full-width horizontal edge (at least this coverage)
+    /// below its own, when the classifier dropped it or scores it under `lowerTopBelowConfidence` (nil: never).
+    public var lowerTopMinCoverage: Double?
+    public var lowerTopBelowConfidence: Double?
+    /// Above the lowered top, the box's edge density is at most this times that below it (wall, not book).
+    public var lowerTopMaxTextureAbove: Double?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -176,9 +185,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.15); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.16); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.15", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.16", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -193,5 +202,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
         rowsNeedVisibleFeet: true, dropsFramedPictures: true, textLowersTops: 0.7,
-        boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true)
+        boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true,
+        stacksInDroppedMinWidthRatio: 0.25, lowerTopMinCoverage: 0.6, lowerTopBelowConfidence: 0.9, lowerTopMaxTextureAbove: 0.6)
 }

@@ -113,25 +113,48 @@ public struct SpineDetector: Sendable {
                 (found, quads) = TextSupport.joiningSplits(found, quads, lines: text.lines, aspect: W / H)
             }
             let kept = early.flatMap { $0.boxes == found.map(\.quad) ? $0 : nil }
-            let printed = kept?.printed ?? printedShares(quads)
+            var printed = kept?.printed ?? printedShares(quads)
             let framed = p.dropsFramedPictures == true ? Self.framedPictures(found, printed: printed, rowHeight: rowH) : []
             var scores = kept?.scores ?? scored(found, printed)
             var dropped = found.indices.map { k in framed.contains(k) || floor.map { scores[k].confidence < $0 } ?? false }
             var order = Array(found.indices)
-            // Books leaning past the row's tilt search, in the stretches no kept box covers; scored in the row as
-            // it stands with them, while the row's own boxes keep their scores.
-            if p.leaningBooks == true, classifier != nil {
-                let extra = LeaningBooks.proposals(maps, band, ceiling: ceiling, kept: found.indices.filter { !dropped[$0] }.map { found[$0].quad })
-                if !extra.isEmpty {
-                    let rescored = scored(found + extra, printed + printedShares(inPhoto(extra)))
-                    let n = found.count
-                    found += extra
-                    quads += inPhoto(extra)
-                    scores += rescored[n...]
-                    dropped += rescored[n...].map { score in floor.map { score.confidence < $0 } ?? false }
-                    func left(_ k: Int) -> Double { found[k].quad.points.map(\.x).min() ?? 0 }
-                    order = found.indices.sorted { (left($0), $0) < (left($1), $1) }
+            // Boxes proposed after the row's own are scored in the row as it stands with them, while the row's own
+            // boxes keep their scores.
+            func adding(_ extra: [RowSpines.Found]) {
+                guard !extra.isEmpty else { return }
+                let rescored = scored(found + extra, printed + printedShares(inPhoto(extra)))
+                let n = found.count
+                found += extra
+                printed += printedShares(inPhoto(extra))
+                quads += inPhoto(extra)
+                scores += rescored[n...]
+                dropped += rescored[n...].map { score in floor.map { score.confidence < $0 } ?? false }
+                func left(_ k: Int) -> Double { found[k].quad.points.map(\.x).min() ?? 0 }
+                order = found.indices.sorted { (left($0), $0) < (left($1), $1) }
+            }
+            // A standing box the classifier dropped that is as wide as a short stack of lying books is cut as one:
+            // a stack of two to four books narrower than `narrowStackMinWidthRatio` was taken for one thick book.
+            if let ratio = p.stacksInDroppedMinWidthRatio, classifier != nil {
+                let dropouts = found.indices.filter { dropped[$0] && !found[$0].lying && TextSupport.width(found[$0].quad) >= ratio * rowH }
+                adding(dropouts.flatMap { LowerTops.stack(maps, found[$0], band, p) })
+            }
+            // A box the classifier doubts, again with its top lowered to a book's top (see `LowerTops`); of the two,
+            // the likelier stands.
+            if let minCoverage = p.lowerTopMinCoverage, let doubt = p.lowerTopBelowConfidence, classifier != nil {
+                var twins: [(Int, RowSpines.Found)] = []
+                for k in found.indices where dropped[k] || scores[k].confidence < doubt {
+                    if let twin = LowerTops.twin(maps, found[k], band, lines: workingLines, minCoverage: minCoverage,
+                                                 maxTextureAbove: p.lowerTopMaxTextureAbove ?? .infinity) { twins.append((k, twin)) }
                 }
+                let n = found.count
+                adding(twins.map(\.1))
+                for (j, (k, _)) in twins.enumerated() where !dropped[k] && !dropped[n + j] {
+                    if scores[k].confidence >= scores[n + j].confidence { dropped[n + j] = true } else { dropped[k] = true }
+                }
+            }
+            // Books leaning past the row's tilt search, in the stretches no kept box covers.
+            if p.leaningBooks == true, classifier != nil {
+                adding(LeaningBooks.proposals(maps, band, ceiling: ceiling, kept: found.indices.filter { !dropped[$0] }.map { found[$0].quad }))
             }
             for k in order where !dropped[k] {
                 let s = found[k], score = scores[k]
