@@ -33,16 +33,20 @@ enum RowFinder {
                 start = nil
             }
         }
-        // Close small gaps (a label strip or a glare streak across the books) before the length check.
+        // Close small gaps (a label strip or a glare streak across the books) before the length check. A band
+        // that runs out of the photo's bottom (within such a gap) shows no feet: a floor, or books cut off, so
+        // nothing to box. It is left out before gaps close: joined to the row above a thin board, it would take
+        // that row down with it.
+        let gap = max(2, h / 80)
         var merged: [Band] = []
-        for b in bands {
-            if let last = merged.last, b.top - last.bottom <= max(2, h / 80) {
+        for b in bands where !(p.rowsNeedVisibleFeet == true && b.bottom >= h - 1 - gap) {
+            if let last = merged.last, b.top - last.bottom <= gap {
                 merged[merged.count - 1].bottom = b.bottom
             } else {
                 merged.append(b)
             }
         }
-        return merged.filter { $0.bottom - $0.top + 1 >= minRun && !(p.rowsNeedVisibleFeet == true && $0.bottom >= h - 3) }
+        return merged.filter { $0.bottom - $0.top + 1 >= minRun }
     }
 
     static func boxSmooth(_ a: [Double], radius: Int) -> [Double] {
