@@ -81,6 +81,12 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
             lyingTruth += 1
             if let m = pairs.first(where: { $0.truth == j }) { lyingFound += 1; if r.spines[m.detection].lying { lyingFlagged += 1 } }
         }
+        let matched = Set(pairs.map(\.truth))
+        for (j, (poly, dontCare)) in t.polygons.enumerated() where !dontCare {
+            let pose = pose(poly, lying: j < t.lying.count && t.lying[j], aspect: Double(img.width) / Double(img.height))
+            kinds["truth." + pose, default: 0] += 1
+            if !matched.contains(j) { kinds["missed." + pose, default: 0] += 1 }
+        }
         errorKinds(r.spines.map(\.quad.points), t.polygons, into: &kinds)
         calibration.add(r.spines, t.polygons)
         if let dump { dump.write(boundaryRows(name, img, t, detector)) }
@@ -110,6 +116,9 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     print("false positives by kind: " + (fps.isEmpty ? "none" : fps.sorted { $0.key < $1.key }.map { "\($0.key.dropFirst(3)) \($0.value)" }.joined(separator: ", ")))
     if explain {
         print("misses by kind: " + kinds.filter { $0.key.hasPrefix("miss.") }.sorted { $0.key < $1.key }.map { "\($0.key.dropFirst(5)) \($0.value)" }.joined(separator: ", "))
+        print("misses by pose: " + ["upright", "leaning 8-20°", "leaning >20°", "lying"].map { pose in
+            "\(pose) \(kinds["missed." + pose] ?? 0) of \(kinds["truth." + pose] ?? 0)"
+        }.joined(separator: ", "))
     }
     print(calibration.report())
     if lyingTruth > 0 {
@@ -177,6 +186,17 @@ func labels(_ det: [[Point]], _ truth: [([Point], Bool)]) -> [Int?] {
         if let m = pairs.first(where: { $0.detection == i }) { return truth[m.truth].1 ? nil : 1 }
         return truth.contains(where: { $0.1 && PolygonIoU.iou(det[i], $0.0) >= 0.5 }) ? nil : 0
     }
+}
+
+/// How a spine stands, for the misses' breakdown: lying (as the truth flags it), else by the tilt of its long
+/// axis from the vertical (`aspect`: the photo's width over its height, as the points are fractions of both).
+func pose(_ poly: [Point], lying: Bool, aspect: Double) -> String {
+    guard !lying, poly.count == 4 else { return lying ? "lying" : "upright" }
+    let a = ((poly[1].x - poly[0].x) * aspect, poly[1].y - poly[0].y), b = ((poly[3].x - poly[0].x) * aspect, poly[3].y - poly[0].y)
+    let axis = hypot(a.0, a.1) > hypot(b.0, b.1) ? a : b
+    let tilt = abs(atan2(axis.0, axis.1)) * 180 / .pi
+    let fromVertical = min(tilt, 180 - tilt)
+    return fromVertical > 20 ? "leaning >20°" : fromVertical > 8 ? "leaning 8-20°" : "upright"
 }
 
 /// Why each unmatched detection and each missed truth failed, so work goes to the commonest cause:
