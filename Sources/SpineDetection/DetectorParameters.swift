@@ -129,6 +129,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// Boxes the confidence floor will drop do not keep a title's seed out: the seed replaces them (see
     /// `TextSupport.seeded`). Absent or false: a seed is laid only where no box is.
     public var textSeedsOverDropped: Bool?
+    /// A seeding title line is at least this many times as long as it is thick (absent: 3). A short title in
+    /// large type on a wide book is only about twice as long.
+    public var textSeedMinAspect: Double?
     /// A box wider than the row's typical spine holding two title lines side by side with a clear edge
     /// between them is split along it (see `TextSupport.splittingMerges`). Absent or false: not split.
     public var textSplitsMerges: Bool?
@@ -185,21 +188,21 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.16); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.17); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.16", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.17", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
         widthRatioLogSigma: 0.6, widthPriorWeight: 0.08, minWidthRatio: 0.015, peakRadius: 3, gapMaxWidthRatio: 0.025,
-        maxSideAngleDegrees: 3, maxWidthRatio: 0.6, lyingDominance: 1.5, lyingMinEdgeDensity: 0.015,
+        maxSideAngleDegrees: 3, maxWidthRatio: 0.8, lyingDominance: 1.5, lyingMinEdgeDensity: 0.015,
         lyingBoundaryThreshold: 0.6, lyingMaxLengthRatio: 1.5, lyingThicknessRatioMedian: 0.12, topReach: 0.15, topSideWeight: 1,
         topEdgeCoverage: 0.3, blankMaxLumaSD: 6, blankMaxEdgeDensity: 0.02, relativeThreshold: 0.65,
         rowReferenceQuantile: 0.9, relativeFloor: 0.5, wideRetryThresholdFactor: 0.8, minConfidence: 0.05,
         rowMinSupport: 0.4, footReach: 0.2,
         confidenceModel: [-7.2041, 11.6084, 9.1782, -3.3546, -1.8669, -3.8071, -8.5142, 0.0000, 0.0000, 0.1082, 4.1191, 0.0000, 0.0000, 0.0000, 0.0000, -0.4906, -3.6349],
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-4.9216, 7.8433, 10.4514, -2.2043, -2.0748, -3.3036, -6.6103, 0.0000, 0.0000, 0.0790, 2.8499, 1.6159, -3.2344, -1.6296, -0.7206, -0.7551, -2.9217],
-        textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSplitsMerges: true,
+        textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSeedMinAspect: 2, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
         rowsNeedVisibleFeet: true, dropsFramedPictures: true, textLowersTops: 0.7,
         boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true,

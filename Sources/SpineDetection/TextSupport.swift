@@ -134,7 +134,8 @@ extension TextSupport {
             let length = hypot(along.x, along.y)
             let thickness = hypot(line[3].x - line[0].x, line[3].y - line[0].y)
             // Up or down a standing spine, within the tilt a book leaning on its neighbour takes.
-            guard length > 0, abs(along.y) / length >= cos(50 * .pi / 180), length >= 3 * thickness, length >= 0.25 * rowH else { return nil }
+            guard length > 0, abs(along.y) / length >= cos(50 * .pi / 180), length >= (p.textSeedMinAspect ?? 3) * thickness,
+                  length >= 0.25 * rowH else { return nil }
             let centre = TextEvidence.centre(line)
             guard centre.y > Double(band.top), centre.y < Double(band.bottom) else { return nil }
             return (centre, along.x / along.y, length, thickness)

@@ -149,6 +149,33 @@ import ShelfImage
         #expect(TextSupport.seeded(rest, lines: [across], maps, band, ceiling: 0, detector.parameters).count == rest.count)
     }
 
+    @Test func aShortTitleInLargeTypeSeedsItsSpine() {
+        // A wide book's title of a few letters in large type: the line is little more than twice as long as it
+        // is thick, yet still runs up the spine.
+        let f = shelf()
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(f.image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
+        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
+        #expect(all.count >= 9)
+        let missed = all[5].quad
+        let rest = all.enumerated().filter { $0.offset != 5 }.map(\.element)
+        let xs = missed.points.map(\.x), ys = missed.points.map(\.y)
+        let cx = (xs.min()! + xs.max()!) / 2, cy = (ys.min()! + ys.max()!) / 2, w = xs.max()! - xs.min()!
+        let thickness = 0.7 * w, length = 2.2 * thickness
+        #expect(length >= 0.25 * Double(band.bottom - band.top + 1), "long enough for a title in its row")
+        let title = [Point(x: cx - thickness / 2, y: cy + length / 2), Point(x: cx - thickness / 2, y: cy - length / 2),
+                     Point(x: cx + thickness / 2, y: cy - length / 2), Point(x: cx + thickness / 2, y: cy + length / 2)]
+        let seeded = TextSupport.seeded(rest, lines: [title], maps, band, ceiling: 0, detector.parameters)
+        #expect(seeded.count == all.count)
+        let best = seeded.map { PolygonIoU.iou($0.quad, missed) }.max() ?? 0
+        #expect(best > 0.8, "best IoU \(best) with the missed spine")
+        // Held to three times as long as thick, the line seeds nothing.
+        var strict = detector.parameters
+        strict.textSeedMinAspect = 3
+        #expect(TextSupport.seeded(rest, lines: [title], maps, band, ceiling: 0, strict).count == rest.count)
+    }
+
     @Test func aBoxTheFloorDropsGivesWayToATitleSeed() {
         // The edges cut one box across two books (the sixth and the seventh) whose confidence falls under
         // the floor; the sixth book's title is read. A box that will be reported keeps the seed out, one that
