@@ -124,14 +124,9 @@ import ShelfImage
     @Test func aTitleNoBoxCoversSeedsItsSpine() {
         // The boundary search found every book; one is taken away as if it had been missed, and its title
         // line (up the middle of the spine, two thirds of its height) is all that is left of it.
-        let f = shelf()
+        guard let (maps, band, all, rest) = sixthBookMissed() else { return }
         let detector = SpineDetector()
-        let (maps, _) = detector.workingMaps(f.image)
-        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
-        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
-        #expect(all.count >= 9)
         let missed = all[5].quad
-        let rest = all.enumerated().filter { $0.offset != 5 }.map(\.element)
         let xs = missed.points.map(\.x), ys = missed.points.map(\.y)
         let cx = (xs.min()! + xs.max()!) / 2, w = xs.max()! - xs.min()!
         let y0 = ys.max()! - (ys.max()! - ys.min()!) / 6, y1 = ys.min()! + (ys.max()! - ys.min()!) / 6
@@ -152,14 +147,9 @@ import ShelfImage
     @Test func aShortTitleInLargeTypeSeedsItsSpine() {
         // A wide book's title of a few letters in large type: the line is little more than twice as long as it
         // is thick, yet still runs up the spine.
-        let f = shelf()
+        guard let (maps, band, all, rest) = sixthBookMissed() else { return }
         let detector = SpineDetector()
-        let (maps, _) = detector.workingMaps(f.image)
-        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return }
-        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
-        #expect(all.count >= 9)
         let missed = all[5].quad
-        let rest = all.enumerated().filter { $0.offset != 5 }.map(\.element)
         let xs = missed.points.map(\.x), ys = missed.points.map(\.y)
         let cx = (xs.min()! + xs.max()!) / 2, cy = (ys.min()! + ys.max()!) / 2, w = xs.max()! - xs.min()!
         let thickness = 0.7 * w, length = 2.2 * thickness
@@ -174,6 +164,16 @@ import ShelfImage
         var strict = detector.parameters
         strict.textSeedMinAspect = 3
         #expect(TextSupport.seeded(rest, lines: [title], maps, band, ceiling: 0, strict).count == rest.count)
+    }
+
+    /// The boundary search's boxes on `shelf()`, and the same without the sixth, as if it had been missed.
+    private func sixthBookMissed() -> (EdgeMaps, RowFinder.Band, [RowSpines.Found], [RowSpines.Found])? {
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(shelf().image)
+        guard let band = RowFinder.rows(maps, detector.parameters).first else { Issue.record("no row"); return nil }
+        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
+        guard all.count >= 9 else { Issue.record("\(all.count) boxes, not 9 or more"); return nil }
+        return (maps, band, all, all.enumerated().filter { $0.offset != 5 }.map(\.element))
     }
 
     @Test func aBoxTheFloorDropsGivesWayToATitleSeed() {
