@@ -122,11 +122,12 @@ public struct SpineDetector: Sendable {
             // boxes keep their scores.
             func adding(_ extra: [RowSpines.Found]) {
                 guard !extra.isEmpty else { return }
-                let rescored = scored(found + extra, printed + printedShares(inPhoto(extra)))
+                let extraQuads = inPhoto(extra), extraPrinted = printedShares(extraQuads)
+                let rescored = scored(found + extra, printed + extraPrinted)
                 let n = found.count
                 found += extra
-                printed += printedShares(inPhoto(extra))
-                quads += inPhoto(extra)
+                printed += extraPrinted
+                quads += extraQuads
                 scores += rescored[n...]
                 dropped += rescored[n...].map { score in floor.map { score.confidence < $0 } ?? false }
                 func left(_ k: Int) -> Double { found[k].quad.points.map(\.x).min() ?? 0 }
