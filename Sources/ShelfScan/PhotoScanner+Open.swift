@@ -61,18 +61,14 @@ extension PhotoScanner {
         }
         let library = try libraryPath.map { try LibraryOpener.open($0, environment: environment) }
         // The text cue uses PP-OCR's detector model whichever reader reads the spines; a machine without the
-        // model cache detects without it. With the PP-OCR reader it runs on the reader's detector session
-        // rather than loading the same model a second time.
+        // model cache detects without it. It loads the model into a session of its own even beside the PP-OCR
+        // reader: its whole-photo input keeps one shape, so that session keeps its memory between runs, which
+        // the reader's session, fed crops of every shape, must not.
         let detector = SpineDetector()
-        let textCue: TextCue?
-        if let ppocr = reader as? PPOCRReader {
-            textCue = TextCue(session: ppocr.detector.session, longSide: detector.parameters.textCueLongSide)
-        } else {
-            var modelsDirectory: URL?
-            if case .ppocr(let directory?) = choice { modelsDirectory = URL(fileURLWithPath: directory, isDirectory: true) }
-            textCue = TextCue.fromModelCache(modelsDirectory, environment: environment,
+        var modelsDirectory: URL?
+        if case .ppocr(let directory?) = choice { modelsDirectory = URL(fileURLWithPath: directory, isDirectory: true) }
+        let textCue = TextCue.fromModelCache(modelsDirectory, environment: environment,
                                              longSide: detector.parameters.textCueLongSide)
-        }
         return PhotoScanner(configuration: configuration, detector: detector, reader: reader, textCue: textCue,
                             catalog: catalog, library: library)
     }

@@ -81,14 +81,16 @@ struct PhotoScannerTests {
         #expect(try store.photoStatus(contentHash: first.contentHash)?.workCount == fixture.spines.count)
     }
 
-    @Test("With the PP-OCR reader the text cue runs on the reader's detector session, not on a second copy of the model")
-    func thePPOCRReaderAndTheTextCueShareOneDetectorSession() throws {
+    @Test("Beside the PP-OCR reader the text cue has a detector session of its own that keeps its memory; the reader's allocates per run")
+    func theTextCueKeepsItsOwnDetectorSession() throws {
         let scanner = try PhotoScanner.open(configuration: ScanConfiguration(), reader: .ppocr(modelsDirectory: nil),
                                             catalogPath: nil, libraryPath: nil)
         let reader = try #require(scanner.reader as? PPOCRReader, "the PP-OCR models are fetched by scripts/setup.sh")
         let cue = try #require(scanner.textCue)
-        #expect(cue.detector.session === reader.detector.session)
-        // The cue keeps its own input size on the shared session.
+        #expect(cue.detector.session !== reader.detector.session)
+        #expect(cue.detector.session.modelPath == reader.detector.session.modelPath)
+        #expect(cue.detector.session.memory == .reused)
+        #expect(reader.detector.session.memory == .perRun)
         #expect(cue.detector.options.maxSide == scanner.detector.parameters.textCueLongSide ?? TextCue.defaultLongSide)
         #expect(reader.detector.options == PPOCROptions().detector)
     }
