@@ -2,7 +2,7 @@
 // ShelfScan: bookshelf photos in, a reviewed book library out.
 //
 // Layering (lower never imports upper):
-//   C libraries → CImageCodecs / CTesseract → ShelfImage → SpineDetection, SpineReading
+//   C libraries → CImageCodecs / CTesseract, CPixelLoops → ShelfImage → SpineDetection, SpineReading
 //   ONNX Runtime (dlopen'd) → OnnxRuntime → PPOCR → SpineReading
 //   BookModel (Foundation only) → Library (GRDB), Catalog
 //   ShelfScan (the pipeline) → ShelfScanServer (HTTP door, Hummingbird) → ShelfScanCLI (commands) → shelfscan
@@ -38,6 +38,9 @@ let package = Package(
                 .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
             ]
         ),
+        // Per-pixel loops run on every photo, where Swift's checked float-to-byte conversions cost more than
+        // the arithmetic (see include/CPixelLoops.h). No library: plain C99.
+        .target(name: "CPixelLoops"),
         // libtesseract's C API (capi.h) and leptonica, found through pkg-config.
         .systemLibrary(
             name: "CTesseract",
@@ -48,7 +51,7 @@ let package = Package(
         // MARK: Domain
         // The versioned files under models/ (detector parameters, prompts, answer schemas), as resources.
         .target(name: "ShelfModels", path: "models", resources: [.copy("detection"), .copy("prompts"), .copy("ocr")]),
-        .target(name: "ShelfImage", dependencies: ["CImageCodecs"]),
+        .target(name: "ShelfImage", dependencies: ["CImageCodecs", "CPixelLoops"]),
         // ONNX Runtime's C API, bound by hand and loaded by path at run time (the PyPI wheel ships no headers).
         .target(name: "OnnxRuntime"),
         // PP-OCR's text detector and recognizer on ONNX Runtime: pre- and post-processing, no spine logic.

@@ -1,3 +1,4 @@
+internal import CPixelLoops
 extension RGBImage {
     /// Shrinks so the longer side is at most `maxSide`, averaging every source pixel that falls in each
     /// output pixel (no aliasing, unlike bilinear). Returns `self` when the image is already small enough.
@@ -93,57 +94,28 @@ enum Resampler {
     }
 
     /// Box-filter resample: rows are accumulated vertically into one float row, then reduced horizontally,
-    /// so memory stays at one source row of floats whatever the image size.
+    /// so memory stays at one source row of floats whatever the image size. The taps are planned here; the
+    /// loop runs in C (`shelf_area_resample`), where a float-to-byte conversion is not checked per pixel.
     static func area(_ src: [UInt8], width: Int, height: Int, channels c: Int, to outW: Int, _ outH: Int) -> [UInt8] {
-        guard outW > 0, outH > 0, width > 0, height > 0 else { return [] }
+        guard outW > 0, outH > 0, width > 0, height > 0, c > 0, src.count >= width * height * c else { return [] }
         let xt = areaTaps(from: width, to: outW), yt = areaTaps(from: height, to: outH)
-        let rowLen = width * c
-        var acc = [Float](repeating: 0, count: rowLen)
+        var acc = [Float](repeating: 0, count: width * c)
         return PixelBuffer.make(count: outW * outH * c) { dst, initialized in
             src.withUnsafeBufferPointer { s in
                 acc.withUnsafeMutableBufferPointer { a in
-                    xt.source.withUnsafeBufferPointer { xs in xt.weight.withUnsafeBufferPointer { xw in xt.first.withUnsafeBufferPointer { xf in
-                            let acc = a.baseAddress!
-                            for oy in 0..<outH {
-                                acc.update(repeating: 0, count: rowLen)
-                                for k in yt.first[oy]..<yt.first[oy + 1] {
-                                    let wgt = yt.weight[k]
-                                    let row = s.baseAddress! + yt.source[k] * rowLen
-                                    for i in 0..<rowLen { acc[i] += wgt * Float(row[i]) }
-                                }
-                                let out = dst.baseAddress! + oy * outW * c
-                                if c == 3 {
-                                    // RGB, the common case: the three channels of a tap read together.
-                                    for ox in 0..<outW {
-                                        var v0: Float = 0, v1: Float = 0, v2: Float = 0
-                                        for k in xf[ox]..<xf[ox + 1] {
-                                            let w = xw[k], j = xs[k] * 3
-                                            v0 += w * a[j]; v1 += w * a[j + 1]; v2 += w * a[j + 2]
-                                        }
-                                        out[ox * 3] = UInt8(min(255, max(0, v0 + 0.5)))
-                                        out[ox * 3 + 1] = UInt8(min(255, max(0, v1 + 0.5)))
-                                        out[ox * 3 + 2] = UInt8(min(255, max(0, v2 + 0.5)))
-                                    }
-                                } else {
-                                    for ox in 0..<outW {
-                                        for ch in 0..<c {
-                                            var v: Float = 0
-                                            for k in xf[ox]..<xf[ox + 1] {
-                                                v += xw[k] * a[xs[k] * c + ch]
-                                            }
-                                            out[ox * c + ch] = UInt8(min(255, max(0, v + 0.5)))
-                                        }
-                                    }
-                                }
-                            }
-                    }}}
+                    yt.first.withUnsafeBufferPointer { yf in yt.source.withUnsafeBufferPointer { ys in yt.weight.withUnsafeBufferPointer { yw in
+                    xt.first.withUnsafeBufferPointer { xf in xt.source.withUnsafeBufferPointer { xs in xt.weight.withUnsafeBufferPointer { xw in
+                        shelf_area_resample(s.baseAddress, width, c, yf.baseAddress, ys.baseAddress, yw.baseAddress, outH,
+                                            xf.baseAddress, xs.baseAddress, xw.baseAddress, outW, a.baseAddress, dst.baseAddress)
+                    }}}}}}
                 }
             }
             initialized = outW * outH * c
         }
     }
 
-    /// Bilinear resample at pixel centres with 8-bit fixed-point weights; edges are clamped.
+    /// Bilinear resample at pixel centres with 8-bit fixed-point weights; edges are clamped. The weights are
+    /// planned here, the loop runs in C (`shelf_bilinear_resample`).
     static func bilinear(_ src: [UInt8], width: Int, height: Int, channels c: Int, to outW: Int, _ outH: Int) -> [UInt8] {
         guard outW > 0, outH > 0 else { return [] }
         guard width > 0, height > 0 else { return [UInt8](repeating: 0, count: outW * outH * c) }
@@ -161,25 +133,14 @@ enum Resampler {
             return (lo, hi, f)
         }
         let xa = axis(width, outW), ya = axis(height, outH)
-        let rowLen = width * c
+        guard c > 0, src.count >= width * height * c else { return [UInt8](repeating: 0, count: outW * outH * c) }
         return PixelBuffer.make(count: outW * outH * c) { dst, initialized in
             src.withUnsafeBufferPointer { s in
-                let base = s.baseAddress!
-                var t = 0
-                for oy in 0..<outH {
-                    let r0 = base + ya.lo[oy] * rowLen, r1 = base + ya.hi[oy] * rowLen
-                    let fy = ya.f[oy], gy = 256 - fy
-                    for ox in 0..<outW {
-                        let x0 = xa.lo[ox] * c, x1 = xa.hi[ox] * c
-                        let fx = xa.f[ox], gx = 256 - fx
-                        for ch in 0..<c {
-                            let top = Int(r0[x0 + ch]) * gx + Int(r0[x1 + ch]) * fx
-                            let bottom = Int(r1[x0 + ch]) * gx + Int(r1[x1 + ch]) * fx
-                            dst[t] = UInt8((top * gy + bottom * fy + 32768) >> 16)
-                            t += 1
-                        }
-                    }
-                }
+                ya.lo.withUnsafeBufferPointer { ylo in ya.hi.withUnsafeBufferPointer { yhi in ya.f.withUnsafeBufferPointer { yf in
+                xa.lo.withUnsafeBufferPointer { xlo in xa.hi.withUnsafeBufferPointer { xhi in xa.f.withUnsafeBufferPointer { xf in
+                    shelf_bilinear_resample(s.baseAddress, width, c, ylo.baseAddress, yhi.baseAddress, yf.baseAddress, outH,
+                                            xlo.baseAddress, xhi.baseAddress, xf.baseAddress, outW, dst.baseAddress)
+                }}}}}}
             }
             initialized = outW * outH * c
         }

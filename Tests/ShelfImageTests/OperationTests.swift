@@ -92,6 +92,51 @@ struct OperationTests {
         #expect(block.downscaled(width: 1, height: 1).pixels == [100, 100, 100])
     }
 
+    @Test("A shrink by an odd factor, as from a DCT-scaled decode to 1280 px, averages each output's share of the source, RGB and gray alike")
+    func areaShrinkByAnOddFactorIsTheCoveredMean() {
+        var state: UInt32 = 12345
+        func next() -> UInt8 { state = state &* 1_664_525 &+ 1_013_904_223; return UInt8(truncatingIfNeeded: state >> 24) }
+        let (w, h, ow, oh) = (63, 47, 40, 30)  // 1.575x across, as 2016 -> 1280
+        let rgb = RGBImage(width: w, height: h, pixels: (0..<(w * h * 3)).map { _ in next() })
+        let gray = GrayImage(width: w, height: h, pixels: (0..<(w * h)).map { _ in next() })
+        // The covered mean in doubles, straight from the definition: each source pixel weighted by the overlap
+        // of its unit square with the output pixel's footprint.
+        func mean(_ pixels: [UInt8], channels c: Int, ox: Int, oy: Int, ch: Int) -> Double {
+            let sx = Double(w) / Double(ow), sy = Double(h) / Double(oh)
+            var sum = 0.0, area = 0.0
+            for y in 0..<h {
+                let wy = min(Double(y + 1), Double(oy + 1) * sy) - max(Double(y), Double(oy) * sy)
+                guard wy > 0 else { continue }
+                for x in 0..<w {
+                    let wx = min(Double(x + 1), Double(ox + 1) * sx) - max(Double(x), Double(ox) * sx)
+                    guard wx > 0 else { continue }
+                    sum += wx * wy * Double(pixels[(y * w + x) * c + ch]); area += wx * wy
+                }
+            }
+            return sum / area
+        }
+        let small = rgb.downscaled(width: ow, height: oh), smallGray = gray.downscaled(width: ow, height: oh)
+        #expect(small.width == ow && small.height == oh && smallGray.pixels.count == ow * oh)
+        var worst = 0.0
+        for oy in 0..<oh {
+            for ox in 0..<ow {
+                for ch in 0..<3 { worst = max(worst, abs(Double(small.pixels[(oy * ow + ox) * 3 + ch]) - mean(rgb.pixels, channels: 3, ox: ox, oy: oy, ch: ch))) }
+                worst = max(worst, abs(Double(smallGray.pixels[oy * ow + ox]) - mean(gray.pixels, channels: 1, ox: ox, oy: oy, ch: 0)))
+            }
+        }
+        #expect(worst <= 0.5 + 1e-3, "largest difference from the covered mean: \(worst)")
+    }
+
+    @Test("Bilinear sampling blends the four neighbours of each output's centre")
+    func bilinearBlendsTheFourNeighbours() {
+        // A horizontal ramp 0, 10, 20, ... sampled at half the width lands between columns 2i and 2i + 1.
+        let ramp = GrayImage(width: 8, height: 2, pixels: (0..<16).map { UInt8(($0 % 8) * 10) })
+        #expect(ramp.resized(width: 4, height: 2).pixels == [5, 25, 45, 65, 5, 25, 45, 65])
+        // Enlarging repeats the edge pixels and blends a quarter and three quarters between the others.
+        let pair = RGBImage(width: 2, height: 1, pixels: [0, 100, 200, 200, 100, 0])
+        #expect(pair.resized(width: 4, height: 1).pixels == [0, 100, 200, 50, 100, 150, 150, 100, 50, 200, 100, 0])
+    }
+
     @Test func grayscaleAndBack() {
         let g = RGBImage(width: 3, height: 1, pixels: [255, 0, 0, 0, 255, 0, 255, 255, 255]).grayscale()
         #expect(g.pixels == [77, 149, 255])
