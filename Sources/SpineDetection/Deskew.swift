@@ -26,7 +26,12 @@ struct Deskew {
         let margin = Double(w) * tan(p.maxSkewDegrees * .pi / 180) / 2 + 1
         var bins = [Double](repeating: 0, count: h + 2 * Int(margin) + 2)
         var best = 0.0, bestScore = -1.0, levelScore = -1.0
-        for k in -n...n {
+        // Every fourth angle first, then the steps around the best of them: the score rises smoothly towards
+        // the shelf lines' angle, and a third of the angles cost a third of the time.
+        let coarse = Set(stride(from: -n, through: n, by: 4)).union([-n, 0, n]).sorted()
+        var scores: [Int: Double] = [:]
+        func score(_ k: Int) -> Double {
+            if let s = scores[k] { return s }
             let a = Double(k) * p.skewStepDegrees * .pi / 180
             let t = tan(a)
             for i in bins.indices { bins[i] = 0 }
@@ -40,9 +45,14 @@ struct Deskew {
             }
             var s = 0.0
             for v in bins { s += v * v }
-            if k == 0 { levelScore = s }
-            if s > bestScore { bestScore = s; best = a }
+            scores[k] = s
+            return s
         }
+        var bestK = 0
+        for k in coarse where score(k) > bestScore { bestScore = score(k); bestK = k }
+        for k in max(-n, bestK - 3)...min(n, bestK + 3) where score(k) > bestScore { bestScore = score(k); bestK = k }
+        levelScore = score(0)
+        best = Double(bestK) * p.skewStepDegrees * .pi / 180
         // Level unless a tilt concentrates the lines clearly better: text lines and lying books must not
         // turn a level photo.
         return bestScore > levelScore * p.skewMinGain ? best : 0
