@@ -18,15 +18,16 @@ public final class TextCue: Sendable {
     public static let defaultLongSide = 640
 
     /// On a session of its own that keeps its memory between runs: the cue's input has one shape per photo
-    /// orientation, so the kept arena stays at one run's size and saves the allocations of every run.
+    /// orientation, so the kept arena stays at one run's size and saves the allocations of every run. Beside a
+    /// reader that allocates per run, that kept memory is held on top of the reader's (see PhotoScanner.open).
     public convenience init(models: PPOCRModels, longSide: Int? = nil) throws(OnnxRuntimeError) {
         let runtime = try OnnxRuntime.load(libraryPath: models.runtimeLibrary)
         self.init(session: try OnnxSession(runtime: runtime, modelPath: models.detector, memory: .reused), longSide: longSide)
     }
 
-    /// On a detector session already loaded. Any session of the PP-OCR detector model serves, including one a
-    /// crop detector runs on at the same time (sessions take concurrent runs; only the input size differs),
-    /// but the scanner gives the cue its own `.reused` one (`init(models:)`), which is faster per photo.
+    /// On a detector session already loaded, such as the PP-OCR reader's: both run the same model file, so one
+    /// session serves both and the process holds the model once (sessions take concurrent runs; only the input
+    /// size differs). A process that reads no crops does better with `init(models:)`.
     /// `longSide`: the network's input size (nil: `defaultLongSide`), as the detector's parameters name it.
     public init(session: OnnxSession, longSide: Int? = nil) {
         var options = TextDetector.Options()

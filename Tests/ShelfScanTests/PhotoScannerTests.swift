@@ -81,18 +81,26 @@ struct PhotoScannerTests {
         #expect(try store.photoStatus(contentHash: first.contentHash)?.workCount == fixture.spines.count)
     }
 
-    @Test("Beside the PP-OCR reader the text cue has a detector session of its own that keeps its memory; the reader's allocates per run")
-    func theTextCueKeepsItsOwnDetectorSession() throws {
+    @Test("With the PP-OCR reader the text cue runs on the reader's detector session, not on a second copy of the model")
+    func thePPOCRReaderAndTheTextCueShareOneDetectorSession() throws {
         let scanner = try PhotoScanner.open(configuration: ScanConfiguration(), reader: .ppocr(modelsDirectory: nil),
                                             catalogPath: nil, libraryPath: nil)
         let reader = try #require(scanner.reader as? PPOCRReader, "the PP-OCR models are fetched by scripts/setup.sh")
         let cue = try #require(scanner.textCue)
-        #expect(cue.detector.session !== reader.detector.session)
-        #expect(cue.detector.session.modelPath == reader.detector.session.modelPath)
-        #expect(cue.detector.session.memory == .reused)
+        #expect(cue.detector.session === reader.detector.session)
         #expect(reader.detector.session.memory == .perRun)
+        // The cue keeps its own input size on the shared session.
         #expect(cue.detector.options.maxSide == scanner.detector.parameters.textCueLongSide ?? TextCue.defaultLongSide)
         #expect(reader.detector.options == PPOCROptions().detector)
+    }
+
+    @Test("Without the PP-OCR reader the text cue loads the detector model into a session that keeps its memory between runs")
+    func withoutTheReaderTheTextCueKeepsItsArena() throws {
+        let scanner = try PhotoScanner.open(configuration: ScanConfiguration(), reader: .none, catalogPath: nil, libraryPath: nil)
+        let cue = try #require(scanner.textCue, "the PP-OCR models are fetched by scripts/setup.sh")
+        #expect(scanner.reader == nil)
+        #expect(cue.detector.session.memory == .reused)
+        #expect(cue.detector.options.maxSide == scanner.detector.parameters.textCueLongSide ?? TextCue.defaultLongSide)
     }
 
     @Test func aDryRunFilesNothingAndCropsNothing() async throws {
