@@ -64,8 +64,8 @@ extension PhotoScanner {
         // model cache detects without it. With the PP-OCR reader it runs on the reader's detector session, which
         // allocates per run, so the memory a cue run frees goes to the reader's crops: a session of its own that
         // kept its arena was no faster there and held 50-65 MB more at its peak (4 Bookfinder photos, --jobs 1,
-        // three runs each: 398-438 MB shared, 462-486 MB apart). Without that reader the cue gets its own session that keeps its arena (`TextCue(models:)`),
-        // about 12 ms less CPU per photo.
+        // three runs each: 398-438 MB shared, 462-486 MB apart). Without that reader the cue gets a session of
+        // its own that keeps its arena (`TextCue(models:)`), about 12 ms less CPU per photo.
         let detector = SpineDetector()
         let textCue: TextCue?
         if let ppocr = reader as? PPOCRReader {
