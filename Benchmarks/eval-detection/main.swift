@@ -67,7 +67,9 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     var lyingTruth = 0, lyingFound = 0, lyingFlagged = 0
     var calibration = Calibration()
     for (name, t) in items {
-        guard let decoded = try? decodeReduced(t.imagePath) else { print("\(name): cannot decode, skipped"); continue }
+        guard let decoded = try? (variation.crop < 1 ? variation.decodeCropped(t.imagePath) : decodeReduced(t.imagePath)) else {
+            print("\(name): cannot decode, skipped"); continue
+        }
         let (img, t) = variation.apply(decoded, t)
         let evidence = textCue?.evidence(img)
         let (r, cues, looks) = detector.detectWithCues(img, text: evidence)
@@ -134,21 +136,35 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
 /// its centre (ground truth turned with it; corners filled with the edge pixels).
 struct Variation {
     var brightness = 1.0, contrast = 1.0, roll = 0.0
+    /// The central share of the photo's width kept (0.56 of a 4:3 photo is a 3:4 portrait one, the shelf framed
+    /// closer): spines cut by the new edges become don't-care, spines outside it leave the truth.
+    var crop = 1.0
 
     init(_ spec: String?) {
         for part in (spec ?? "").split(separator: ",") {
             let kv = part.split(separator: "=")
-            guard kv.count == 2, let v = Double(kv[1]) else { print("error: --vary takes brightness=F,contrast=F,roll=DEG"); exit(2) }
+            guard kv.count == 2, let v = Double(kv[1]) else { print("error: --vary takes brightness=F,contrast=F,roll=DEG,crop=F"); exit(2) }
             switch kv[0] {
             case "brightness": brightness = v
             case "contrast": contrast = v
             case "roll": roll = v
+            case "crop" where v > 0 && v <= 1: crop = v
             default: print("error: unknown variation \(kv[0])"); exit(2)
             }
         }
     }
 
-    var isIdentity: Bool { brightness == 1 && contrast == 1 && roll == 0 }
+    /// The photo decoded whole, its central `crop` of the width cut out and then shrunk as the scan path
+    /// shrinks a photo (`DetectionInput.defaultMaxSide`): a portrait photo of the same shelf at full resolution,
+    /// not a cut of the already shrunk one, which would hand the detector a smaller image than any photo gives.
+    func decodeCropped(_ path: String) throws -> RGBImage {
+        let full = try ImageDecoder.decode(fileAt: path)
+        let cw = max(8, Int((Double(full.width) * crop).rounded()))
+        return full.cropped(x: (full.width - cw) / 2, y: 0, width: cw, height: full.height)
+            .downscaled(maxSide: DetectionInput.defaultMaxSide)
+    }
+
+    var isIdentity: Bool { brightness == 1 && contrast == 1 && roll == 0 && crop == 1 }
 
     func apply(_ image: RGBImage, _ truth: Truth) -> (RGBImage, Truth) {
         guard !isIdentity else { return (image, truth) }
@@ -172,6 +188,22 @@ struct Variation {
                 return Point(x: (w / 2 + dx * cos(a) - dy * sin(a)) / w, y: (h / 2 + dx * sin(a) + dy * cos(a)) / h)
             }
             t.polygons = truth.polygons.map { ($0.0.map(moved), $0.1) }
+        }
+        if crop < 1 {
+            // `image` is the cropped photo already (`decodeCropped`); the truth follows it here.
+            let left = (1 - crop) / 2, share = crop
+            let window = [Point(x: left, y: 0), Point(x: left + share, y: 0), Point(x: left + share, y: 1), Point(x: left, y: 1)]
+            var kept: [([Point], Bool)] = [], lying: [Bool] = []
+            for (j, (poly, dontCare)) in t.polygons.enumerated() {
+                let area = PolygonIoU.area(poly)
+                let inside = area > 0 ? PolygonIoU.area(PolygonIoU.intersection(poly, window)) / area : 0
+                guard inside > 0.05 else { continue }
+                // A cut spine is what is left of it in the frame, don't-care: a box on that part is neither right nor wrong.
+                let visible = inside < 0.9 ? PolygonIoU.intersection(poly, window) : poly
+                kept.append((visible.map { Point(x: ($0.x - left) / share, y: $0.y) }, dontCare || inside < 0.9))
+                lying.append(j < t.lying.count && t.lying[j])
+            }
+            t.polygons = kept; t.lying = lying
         }
         return (img, t)
     }
