@@ -97,7 +97,9 @@ enum Resampler {
     /// so memory stays at one source row of floats whatever the image size. The taps are planned here; the
     /// loop runs in C (`shelf_area_resample`), where a float-to-byte conversion is not checked per pixel.
     static func area(_ src: [UInt8], width: Int, height: Int, channels c: Int, to outW: Int, _ outH: Int) -> [UInt8] {
-        guard outW > 0, outH > 0, width > 0, height > 0, c > 0, src.count >= width * height * c else { return [] }
+        guard outW > 0, outH > 0, c > 0 else { return [] }
+        // A source shorter than its size says has nothing to average: blank, at the size the caller asked for.
+        guard width > 0, height > 0, src.count >= width * height * c else { return [UInt8](repeating: 0, count: outW * outH * c) }
         let xt = areaTaps(from: width, to: outW), yt = areaTaps(from: height, to: outH)
         var acc = [Float](repeating: 0, count: width * c)
         return PixelBuffer.make(count: outW * outH * c) { dst, initialized in
