@@ -173,6 +173,22 @@ struct Variation {
         for v in 0..<256 { table[v] = UInt8(max(0, min(255, ((Double(v) - 127.5) * contrast + 127.5) * brightness))) }
         for i in img.pixels.indices { img.pixels[i] = table[Int(img.pixels[i])] }
         var t = truth
+        if crop < 1 {
+            // `image` is the cropped photo already (`decodeCropped`); the truth follows it here, before any roll.
+            let left = (1 - crop) / 2, share = crop
+            let window = [Point(x: left, y: 0), Point(x: left + share, y: 0), Point(x: left + share, y: 1), Point(x: left, y: 1)]
+            var kept: [([Point], Bool)] = [], lying: [Bool] = []
+            for (j, (poly, dontCare)) in t.polygons.enumerated() {
+                let area = PolygonIoU.area(poly)
+                let inside = area > 0 ? PolygonIoU.area(PolygonIoU.intersection(poly, window)) / area : 0
+                guard inside > 0.05 else { continue }
+                // A cut spine is what is left of it in the frame, don't-care: a box on that part is neither right nor wrong.
+                let visible = inside < 0.9 ? PolygonIoU.intersection(poly, window) : poly
+                kept.append((visible.map { Point(x: ($0.x - left) / share, y: $0.y) }, dontCare || inside < 0.9))
+                lying.append(j < t.lying.count && t.lying[j])
+            }
+            t.polygons = kept; t.lying = lying
+        }
         if roll != 0 {
             let w = Double(img.width), h = Double(img.height), a = roll * .pi / 180
             // Output pixel p shows source point c + R(-a)(p - c): the shelf turns by +a (clockwise, y down).
@@ -187,23 +203,7 @@ struct Variation {
                 let dx = p.x * w - w / 2, dy = p.y * h - h / 2
                 return Point(x: (w / 2 + dx * cos(a) - dy * sin(a)) / w, y: (h / 2 + dx * sin(a) + dy * cos(a)) / h)
             }
-            t.polygons = truth.polygons.map { ($0.0.map(moved), $0.1) }
-        }
-        if crop < 1 {
-            // `image` is the cropped photo already (`decodeCropped`); the truth follows it here.
-            let left = (1 - crop) / 2, share = crop
-            let window = [Point(x: left, y: 0), Point(x: left + share, y: 0), Point(x: left + share, y: 1), Point(x: left, y: 1)]
-            var kept: [([Point], Bool)] = [], lying: [Bool] = []
-            for (j, (poly, dontCare)) in t.polygons.enumerated() {
-                let area = PolygonIoU.area(poly)
-                let inside = area > 0 ? PolygonIoU.area(PolygonIoU.intersection(poly, window)) / area : 0
-                guard inside > 0.05 else { continue }
-                // A cut spine is what is left of it in the frame, don't-care: a box on that part is neither right nor wrong.
-                let visible = inside < 0.9 ? PolygonIoU.intersection(poly, window) : poly
-                kept.append((visible.map { Point(x: ($0.x - left) / share, y: $0.y) }, dontCare || inside < 0.9))
-                lying.append(j < t.lying.count && t.lying[j])
-            }
-            t.polygons = kept; t.lying = lying
+            t.polygons = t.polygons.map { ($0.0.map(moved), $0.1) }
         }
         return (img, t)
     }
