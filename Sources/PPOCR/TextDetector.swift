@@ -119,18 +119,22 @@ public struct TextDetector: Sendable {
         var lines: [DetectedLine] = []
         var stack: [Int] = []
         var next: Int32 = 0
+        // Each row's leftmost and rightmost pixel of the region being grown, and the rows it touched: arrays
+        // kept across regions and reset row by row, not a dictionary per region.
+        var rowMin = [Int](repeating: Int.max, count: h), rowMax = [Int](repeating: -1, count: h)
+        var rows: [Int] = []
         for start in 0..<(w * h) where prob[start] > options.threshold && label[start] == 0 {
             next += 1
             // One 8-connected region; its hull only needs each row's leftmost and rightmost pixel.
-            var rowMin: [Int: Int] = [:], rowMax: [Int: Int] = [:]
             var count = 0
             label[start] = next
             stack.append(start)
             while let i = stack.popLast() {
                 count += 1
                 let x = i % w, y = i / w
-                rowMin[y] = min(rowMin[y] ?? x, x)
-                rowMax[y] = max(rowMax[y] ?? x, x)
+                if rowMax[y] < 0 { rows.append(y) }
+                rowMin[y] = min(rowMin[y], x)
+                rowMax[y] = max(rowMax[y], x)
                 for dy in -1...1 {
                     let ny = y + dy
                     guard ny >= 0, ny < h else { continue }
@@ -145,12 +149,15 @@ public struct TextDetector: Sendable {
                     }
                 }
             }
-            guard count >= 4 else { continue }
             var points: [Point] = []
-            for (y, x0) in rowMin {
-                points.append(Point(x: Double(x0), y: Double(y)))
-                points.append(Point(x: Double(rowMax[y]!), y: Double(y)))
+            points.reserveCapacity(2 * rows.count)
+            for y in rows {
+                points.append(Point(x: Double(rowMin[y]), y: Double(y)))
+                points.append(Point(x: Double(rowMax[y]), y: Double(y)))
+                rowMin[y] = Int.max; rowMax[y] = -1
             }
+            rows.removeAll(keepingCapacity: true)
+            guard count >= 4 else { continue }
             guard let rect = RectGeometry.minAreaRect(points), rect.thickness >= 2 else { continue }
             let score = meanProbability(prob, width: w, height: h, inside: rect)
             guard score >= options.boxThreshold else { continue }
