@@ -9,12 +9,14 @@ import Testing
 struct RestartTests {
     @Test func jobsAcceptedBeforeAKillAreFinishedAfterTheRestartAndNoPhotoIsFiledTwice() async throws {
         // Given a server scanning one job at a time, and six jobs of three larger photos each (enough that the
-        // kill lands before the last one is done even when a loaded machine delays the test's own stream reader)
+        // kill lands before the last one is done even when a loaded machine delays the test's own stream reader).
+        // The photos are drawn before the first job is sent: drawing them between jobs let a fast server finish
+        // each job while the test was still drawing the next, and so every job before the kill.
         let server = try ServerProcess.start(["--concurrent-jobs", "1"])
         let client = Client(server)
+        let jobs = try (0..<6).map { job in try (0..<3).map { try Samples.drawn(seed: 500 + UInt64(job * 3 + $0), width: 1600) } }
         var jobIDs: [String] = []
-        for job in 0..<6 {
-            let photos = try (0..<3).map { try Samples.drawn(seed: 500 + UInt64(job * 3 + $0), width: 1600) }
+        for photos in jobs {
             let accepted = try await client.submit(photos)
             #expect(accepted.status == 202)
             jobIDs.append(try #require(accepted.data["jobId"] as? String))
@@ -60,8 +62,11 @@ struct RestartTests {
         let server = try ServerProcess.start(["--concurrent-jobs", "1", "--ping-seconds", "0.2"])
         let client = Client(server)
         defer { Task { try? await client.shutdown() } }
-        let first = try await client.submit(try (0..<3).map { try Samples.drawn(seed: 910 + UInt64($0), width: 1600) })
-        let second = try await client.submit([try Samples.drawn(seed: 901, width: 1600), try Samples.drawn(seed: 902, width: 1600)])
+        // (drawn before either is sent, so the first job cannot finish while the test draws the second)
+        let firstPhotos = try (0..<3).map { try Samples.drawn(seed: 910 + UInt64($0), width: 1600) }
+        let secondPhotos = [try Samples.drawn(seed: 901, width: 1600), try Samples.drawn(seed: 902, width: 1600)]
+        let first = try await client.submit(firstPhotos)
+        let second = try await client.submit(secondPhotos)
         let firstID = try #require(first.data["jobId"] as? String)
         let jobID = try #require(second.data["jobId"] as? String)
 
