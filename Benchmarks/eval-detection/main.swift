@@ -179,11 +179,11 @@ struct Variation {
             let window = [Point(x: left, y: 0), Point(x: left + share, y: 0), Point(x: left + share, y: 1), Point(x: left, y: 1)]
             var kept: [([Point], Bool)] = [], lying: [Bool] = []
             for (j, (poly, dontCare)) in t.polygons.enumerated() {
-                let area = PolygonIoU.area(poly)
-                let inside = area > 0 ? PolygonIoU.area(PolygonIoU.intersection(poly, window)) / area : 0
+                let area = PolygonIoU.area(poly), part = PolygonIoU.intersection(poly, window)
+                let inside = area > 0 ? PolygonIoU.area(part) / area : 0
                 guard inside > 0.05 else { continue }
                 // A cut spine is what is left of it in the frame, don't-care: a box on that part is neither right nor wrong.
-                let visible = inside < 0.9 ? PolygonIoU.intersection(poly, window) : poly
+                let visible = inside < 0.9 ? part : poly
                 kept.append((visible.map { Point(x: ($0.x - left) / share, y: $0.y) }, dontCare || inside < 0.9))
                 lying.append(j < t.lying.count && t.lying[j])
             }

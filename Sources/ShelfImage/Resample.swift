@@ -120,7 +120,8 @@ enum Resampler {
     /// planned here, the loop runs in C (`shelf_bilinear_resample`).
     static func bilinear(_ src: [UInt8], width: Int, height: Int, channels c: Int, to outW: Int, _ outH: Int) -> [UInt8] {
         guard outW > 0, outH > 0 else { return [] }
-        guard width > 0, height > 0 else { return [UInt8](repeating: 0, count: outW * outH * c) }
+        // An empty source, or one shorter than its size says: blank, at the size the caller asked for.
+        guard width > 0, height > 0, c > 0, src.count >= width * height * c else { return [UInt8](repeating: 0, count: outW * outH * max(0, c)) }
         func axis(_ n: Int, _ m: Int) -> (lo: [Int], hi: [Int], f: [Int]) {
             var lo = [Int](), hi = [Int](), f = [Int]()
             let scale = Double(n) / Double(m)
@@ -135,7 +136,6 @@ enum Resampler {
             return (lo, hi, f)
         }
         let xa = axis(width, outW), ya = axis(height, outH)
-        guard c > 0, src.count >= width * height * c else { return [UInt8](repeating: 0, count: outW * outH * c) }
         return PixelBuffer.make(count: outW * outH * c) { dst, initialized in
             src.withUnsafeBufferPointer { s in
                 ya.lo.withUnsafeBufferPointer { ylo in ya.hi.withUnsafeBufferPointer { yhi in ya.f.withUnsafeBufferPointer { yf in

@@ -25,7 +25,6 @@ struct Deskew {
         let n = Int((p.maxSkewDegrees / p.skewStepDegrees).rounded())
         let margin = Double(w) * tan(p.maxSkewDegrees * .pi / 180) / 2 + 1
         var bins = [Double](repeating: 0, count: h + 2 * Int(margin) + 2)
-        var best = 0.0, bestScore = -1.0, levelScore = -1.0
         // Every fourth angle first, then the steps around the best of them: the score rises smoothly towards
         // the shelf lines' angle, and a third of the angles cost a third of the time.
         let coarse = Set(stride(from: -n, through: n, by: 4)).union([-n, 0, n]).sorted()
@@ -48,14 +47,15 @@ struct Deskew {
             scores[k] = s
             return s
         }
-        var bestK = 0
-        for k in coarse where score(k) > bestScore { bestScore = score(k); bestK = k }
-        for k in max(-n, bestK - 3)...min(n, bestK + 3) where score(k) > bestScore { bestScore = score(k); bestK = k }
-        levelScore = score(0)
-        best = Double(bestK) * p.skewStepDegrees * .pi / 180
+        // The first best in angle order, as a full scan from -n up would keep it.
+        func best(_ ks: some Sequence<Int>, after start: (k: Int, score: Double)) -> (k: Int, score: Double) {
+            ks.reduce(start) { best, k in score(k) > best.score ? (k, score(k)) : best }
+        }
+        let coarseBest = best(coarse, after: (0, -1))
+        let found = best(max(-n, coarseBest.k - 3)...min(n, coarseBest.k + 3), after: coarseBest)
         // Level unless a tilt concentrates the lines clearly better: text lines and lying books must not
         // turn a level photo.
-        return bestScore > levelScore * p.skewMinGain ? best : 0
+        return found.score > score(0) * p.skewMinGain ? Double(found.k) * p.skewStepDegrees * .pi / 180 : 0
     }
 
     /// The levelled image, `width` x `height` (the frame `angle` and `centre` are measured in), sampled
