@@ -39,7 +39,7 @@ let package = Package(
             ]
         ),
         // Per-pixel loops run on every photo, where Swift's checked float-to-byte conversions cost more than
-        // the arithmetic (see include/CPixelLoops.h). No library: plain C99.
+        // the arithmetic and its sums stay scalar (see include/CPixelLoops.h). No library: plain C99.
         .target(name: "CPixelLoops"),
         // libtesseract's C API (capi.h) and leptonica, found through pkg-config.
         .systemLibrary(
@@ -58,7 +58,7 @@ let package = Package(
         // Where a person's files live (XDG cache, config and data directories), one rule for every target.
         .target(name: "UserDirectories"),
         .target(name: "PPOCR", dependencies: ["OnnxRuntime", "ShelfImage", "ShelfModels", "UserDirectories"]),
-        .target(name: "SpineDetection", dependencies: ["ShelfImage", "ShelfModels"]),
+        .target(name: "SpineDetection", dependencies: ["CPixelLoops", "ShelfImage", "ShelfModels"]),
         // PP-OCR's text detector over the whole photo, turned into the spine detector's text evidence.
         .target(name: "TextCue", dependencies: ["OnnxRuntime", "PPOCR", "ShelfImage", "SpineDetection"]),
         .target(

@@ -76,13 +76,18 @@ public struct SpineDetector: Sendable {
             let floor = text == nil ? p.minCalibratedConfidence
                 : classifier != nil ? p.boxClassifierFloor : (p.textMinCalibratedConfidence ?? p.minCalibratedConfidence)
             let printedShares = { (quads: [Quad]) in quads.map { text?.printedFraction(inside: $0) ?? 0 } }
+            // A row is scored before print seeds it and again after; most boxes come through unchanged, and
+            // sampling a box's look is the dearest part of scoring it.
+            var looksOf: [Quad: [Double]] = [:]
             let scored = { (found: [RowSpines.Found], printed: [Double]) -> [Scored] in
                 let textCues = TextSupport.rowCues(printed: printed)
                 let likeness = Self.likeNeighbours(found), inRow = BoxAppearance.widthsInRow(found)
                 return found.enumerated().map { k, s in
                     let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
                         + [likeness[k], Self.sidesRunThrough(maps, s, rowHeight: rowH)]
-                    let looks = [inRow[k]] + BoxAppearance.features(maps, s.quad)
+                    let grid = looksOf[s.quad] ?? BoxAppearance.features(maps, s.quad)
+                    looksOf[s.quad] = grid
+                    let looks = [inRow[k]] + grid
                     let confidence = classifier.map { $0.probability(c + looks) } ?? model.map { Self.calibrated(c, $0) } ?? s.confidence
                     return Scored(cues: c, appearance: looks, confidence: confidence)
                 }
