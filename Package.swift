@@ -53,7 +53,10 @@ let package = Package(
         .target(name: "ShelfModels", path: "models", resources: [.copy("detection"), .copy("prompts"), .copy("ocr")]),
         .target(name: "ShelfImage", dependencies: ["CImageCodecs", "CPixelLoops"]),
         // ONNX Runtime's C API, bound by hand and loaded by path at run time (the PyPI wheel ships no headers).
-        .target(name: "OnnxRuntime"),
+        .target(name: "OnnxRuntime", dependencies: ["OnnxGraph"]),
+        // ONNX model files read and rewritten as plain values (protobuf wire format by hand, no generated code):
+        // folds the scalar affine steps PP-OCR's networks carry into their convolutions.
+        .target(name: "OnnxGraph"),
         // PP-OCR's text detector and recognizer on ONNX Runtime: pre- and post-processing, no spine logic.
         // Where a person's files live (XDG cache, config and data directories), one rule for every target.
         .target(name: "UserDirectories"),
@@ -122,6 +125,7 @@ let package = Package(
         .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfScanTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SpineDetectionTests", dependencies: ["SpineDetection", "ShelfScanTestSupport"]),
         .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime"]),
+        .testTarget(name: "OnnxGraphTests", dependencies: ["OnnxGraph", "OnnxRuntime", "PPOCR", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "PPOCRTests", dependencies: ["PPOCR", "OnnxRuntime", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "TextCueTests", dependencies: ["TextCue", "SpineDetection", "ShelfImage", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),

@@ -20,8 +20,10 @@ enum OrtSlot: Int {
     case getErrorMessage = 2
     case createEnv = 3
     case createSession = 7
+    case createSessionFromArray = 8
     case run = 9
     case createSessionOptions = 10
+    case setOptimizedModelFilePath = 11
     case disableMemPattern = 17
     case disableCpuMemArena = 19
     case setSessionGraphOptimizationLevel = 23
@@ -63,6 +65,8 @@ typealias CreateSessionFn = @convention(c) (OpaquePointer?, UnsafePointer<CChar>
 typealias RunFn = @convention(c) (
     OpaquePointer?, OpaquePointer?, UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<OpaquePointer?>, Int,
     UnsafePointer<UnsafePointer<CChar>?>, Int, UnsafeMutablePointer<OpaquePointer?>) -> OrtStatusPtr
+typealias CreateSessionFromArrayFn = @convention(c) (OpaquePointer?, UnsafeRawPointer, Int, OpaquePointer?, UnsafeMutablePointer<OpaquePointer?>) -> OrtStatusPtr
+typealias SetOptimizedModelFilePathFn = @convention(c) (OpaquePointer?, UnsafePointer<CChar>) -> OrtStatusPtr
 typealias CreateSessionOptionsFn = @convention(c) (UnsafeMutablePointer<OpaquePointer?>) -> OrtStatusPtr
 typealias SetIntOptionFn = @convention(c) (OpaquePointer?, Int32) -> OrtStatusPtr
 typealias SessionOptionsFn = @convention(c) (OpaquePointer?) -> OrtStatusPtr
