@@ -32,8 +32,8 @@ enum TinyModel {
     }
 
     /// x [1,2,6,6] -> 3x3 Conv -> (Mul a1, Add b1: folds into it) -> Relu -> (Mul a2, Add b2: folds into the
-    /// 1x1 Conv after) -> 1x1 Conv -> Relu -> (Mul a3, Add b3: stays, a padded 3x3 Conv follows) -> 3x3 Conv
-    /// -> out, and a side branch whose Conv output is also a graph output (stays).
+    /// 1x1 Conv after) -> 1x1 Conv -> Relu -> (Mul a3, Add b3: a padded 3x3 Conv follows, so it becomes a 1x1
+    /// depthwise Conv) -> 3x3 Conv -> out, and a side branch whose Conv output is also a graph output (stays).
     static func bytes() -> [UInt8] {
         let pad1 = attribute("pads", ints: [1, 1, 1, 1])
         let nodes = [
@@ -65,15 +65,15 @@ extension ProtoField {
 
 @Suite("Folding scalar affine steps into convolutions")
 struct ScalarAffineFoldingTests {
-    @Test("The chain after a convolution and the one before a 1x1 convolution fold; a padded kernel's and a shared output's stay")
+    @Test("The chain after a convolution and the one before a 1x1 convolution fold; a padded kernel's becomes a depthwise convolution; a shared output's stays")
     func foldsWhereExact() throws {
         var model = try OnnxModel(bytes: TinyModel.bytes())
         let before = model.graph.nodes.map(\.opType)
         let report = ScalarAffineFolding.fold(&model.graph)
-        #expect(report == ScalarAffineFolding.Report(afterConvolution: 1, beforePointwise: 1))
-        #expect(before.count - model.graph.nodes.count == 4)
+        #expect(report == ScalarAffineFolding.Report(afterConvolution: 1, beforePointwise: 1, depthwise: 1))
+        #expect(before.count - model.graph.nodes.count == 5)
         let ops = model.graph.nodes.map(\.opType)
-        #expect(ops == ["Conv", "Relu", "Conv", "Relu", "Mul", "Add", "Conv", "Conv", "Mul", "Add"])
+        #expect(ops == ["Conv", "Relu", "Conv", "Relu", "Conv", "Conv", "Conv", "Mul", "Add"])
         // The first Conv writes what the Add wrote; the 1x1 Conv reads what the Mul read.
         #expect(model.graph.nodes[0].outputs == ["y1"])
         #expect(model.graph.nodes[2].inputs.first == "r1")
@@ -92,8 +92,13 @@ struct ScalarAffineFoldingTests {
             #expect(abs(Double(b2[k]) - (Double(ob2[k]) + 0.5 * sum)) < 1e-6)
         }
         // Constants nothing reads any more are gone; the ones still read stay.
-        #expect(t["W1"] == nil && t["a1"] == nil && t["b2"] == nil)
-        #expect(t["a3"] != nil && t["W4"] != nil && t["a4"] != nil)
+        #expect(t["W1"] == nil && t["a1"] == nil && t["b2"] == nil && t["a3"] == nil)
+        #expect(t["W4"] != nil && t["a4"] != nil)
+        // The depthwise step: one weight a3 and one bias b3 per channel of the 4 the 3x3 Conv reads.
+        let dw = model.graph.nodes[4]
+        #expect(dw.inputs.first == "r2" && dw.outputs == ["y3"])
+        #expect(t[dw.inputs[1]]?.dims == [4, 1, 1, 1] && t[dw.inputs[1]]?.floats == [2, 2, 2, 2])
+        #expect(t[dw.inputs[2]]?.floats == [0.125, 0.125, 0.125, 0.125])
         // The rewritten file reads back as the same graph.
         let reread = try OnnxModel(bytes: model.encoded())
         #expect(reread.graph.nodes.map(\.opType) == ops)
@@ -117,7 +122,7 @@ struct ScalarAffineFoldingTests {
         for path in [folded.path, original.path] {
             // The second: the session folds the original itself (after ONNX Runtime's own rewrites).
             let session = try OnnxSession(runtime: runtime, modelPath: path)
-            #expect(session.foldedAffines == (path == original.path ? 2 : 0))
+            #expect(session.foldedAffines == (path == original.path ? 3 : 0))
             let got = try session.run(input)
             #expect(got.shape == expected.shape)
             let worst = zip(got.values, expected.values).map { abs($0 - $1) }.max() ?? .infinity
@@ -136,7 +141,7 @@ struct ScalarAffineFoldingTests {
         let detIn = Tensor(shape: [1, 3, 96, 160], values: normalised(photo))
         let line = photo.resized(width: 160, height: 48)
         let recIn = Tensor(shape: [1, 3, 48, 160], values: normalised(line))
-        for (path, input, folds) in [(models.detector, detIn, 38), (models.recognizer, recIn, 40)] {
+        for (path, input, folds) in [(models.detector, detIn, 48), (models.recognizer, recIn, 53)] {
             let shipped = try OnnxSession(runtime: runtime, modelPath: path, form: .asShipped)
             let folded = try OnnxSession(runtime: runtime, modelPath: path)
             #expect(folded.foldedAffines == folds, "\(path): \(folded.foldedAffines) folded")

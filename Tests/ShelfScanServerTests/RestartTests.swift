@@ -12,24 +12,32 @@ struct RestartTests {
         // kill lands before the last one is done even when a loaded machine delays the test's own stream reader).
         // The photos are drawn before the first job is sent: drawing them between jobs let a fast server finish
         // each job while the test was still drawing the next, and so every job before the kill.
-        let server = try ServerProcess.start(["--concurrent-jobs", "1"])
-        let client = Client(server)
-        let jobs = try (0..<6).map { job in try (0..<3).map { try Samples.drawn(seed: 500 + UInt64(job * 3 + $0), width: 1600) } }
-        var jobIDs: [String] = []
-        for photos in jobs {
-            let accepted = try await client.submit(photos)
-            #expect(accepted.status == 202)
-            jobIDs.append(try #require(accepted.data["jobId"] as? String))
-        }
         // When the server is killed with SIGKILL the moment the first photo of the first job is done (by the
-        // thread reading the stream, so a busy test process cannot delay the kill past the other jobs)
-        let killed = await BlockingWebSocket.readUntil(port: server.port, path: "/v3/jobs/scans/\(jobIDs[0])/stream",
-                                                       headers: [("Accept", "text/event-stream")],
-                                                       marker: "event: progress\nid: 1\n") { server.kill9() }
-        #expect(killed)
-        try await client.shutdown()
-        let before = try await Self.statuses(jobIDs, server.library)
-        #expect(before.contains { $0 != "completed" }, "the kill came before every job finished")
+        // thread reading the stream, so a busy test process cannot delay the kill past the other jobs). On a
+        // machine busy enough that the stream still arrives after every job is done (the kill then tests
+        // nothing), the scene is set again with a new server and library, up to three times.
+        var attempt: (server: ServerProcess, jobIDs: [String])?
+        for round in 0..<3 where attempt == nil {
+            let server = try ServerProcess.start(["--concurrent-jobs", "1"])
+            let client = Client(server)
+            let jobs = try (0..<6).map { job in
+                try (0..<3).map { try Samples.drawn(seed: 500 + UInt64(100 * round + job * 3 + $0), width: 1600) }
+            }
+            var jobIDs: [String] = []
+            for photos in jobs {
+                let accepted = try await client.submit(photos)
+                #expect(accepted.status == 202)
+                jobIDs.append(try #require(accepted.data["jobId"] as? String))
+            }
+            let killed = await BlockingWebSocket.readUntil(port: server.port, path: "/v3/jobs/scans/\(jobIDs[0])/stream",
+                                                           headers: [("Accept", "text/event-stream")],
+                                                           marker: "event: progress\nid: 1\n") { server.kill9() }
+            #expect(killed)
+            try await client.shutdown()
+            let before = try await Self.statuses(jobIDs, server.library)
+            if before.contains(where: { $0 != "completed" }) { attempt = (server, jobIDs) }
+        }
+        let (server, jobIDs) = try #require(attempt, "in three tries the kill never came before every job finished")
 
         // Then a restarted server on the same library finishes every job
         let restarted = try ServerProcess.start(library: server.library, ["--concurrent-jobs", "2"])
