@@ -135,9 +135,7 @@ public struct OnnxTensor: Sendable {
     public init(name: String, dims: [Int64], floats: [Float]) {
         self.name = name
         self.dims = dims
-        var raw: [UInt8] = []
-        raw.reserveCapacity(4 * floats.count)
-        for v in floats { withUnsafeBytes(of: v.bitPattern.littleEndian) { raw += $0 } }
+        let raw = floats.map { $0.bitPattern.littleEndian }.withUnsafeBytes { Array($0) }
         fields = dims.map { ProtoField(1, .varint(UInt64(bitPattern: $0))) }
             + [ProtoField(2, .varint(1)), ProtoField(8, string: name), ProtoField(9, .bytes(raw))]
     }
@@ -159,10 +157,8 @@ public struct OnnxTensor: Sendable {
         var values: [Float] = []
         if let raw = fields.first(where: { $0.number == 9 })?.bytes {
             guard raw.count == 4 * count else { return nil }
-            values.reserveCapacity(count)
-            for k in 0..<count {
-                let bits = UInt32(raw[4 * k]) | UInt32(raw[4 * k + 1]) << 8 | UInt32(raw[4 * k + 2]) << 16 | UInt32(raw[4 * k + 3]) << 24
-                values.append(Float(bitPattern: bits))
+            values = raw.withUnsafeBytes { b in
+                (0..<count).map { Float(bitPattern: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
             }
         } else {
             for f in fields where f.number == 4 {
