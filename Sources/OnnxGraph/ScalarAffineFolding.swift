@@ -115,68 +115,73 @@ private struct Folding {
         graph.nodes[k].inputs = inputs
     }
 
-    mutating func foldAfterConvolutions() -> Int {
+    /// Offers every node still in the graph to `rewrite`, which returns the nodes its rewrite removed, or nil
+    /// when it left the graph alone; who reads what is indexed again after each rewrite.
+    mutating func rewritingEach(_ rewrite: (inout Folding, Int) -> [Int]?) -> Int {
         var count = 0
         for k in graph.nodes.indices where !removed.contains(k) {
-            let conv = graph.nodes[k]
-            // A plain Conv only: a fused one applies its activation before the affine step could be moved in.
-            guard conv.opType == "Conv", conv.domain.isEmpty, conv.outputs.count == 1,
-                  let m = soleReader(conv.outputs[0]), let scale = scalarStep(m, "Mul"),
-                  let a = soleReader(graph.nodes[m].outputs[0]), let shift = scalarStep(a, "Add"),
-                  let (w, dims, b) = weights(conv) else { continue }
-            replaceWeights(of: k, w: w.map { $0 * scale.value }, dims: dims, b: b.map { $0 * scale.value + shift.value })
-            graph.nodes[k].outputs = graph.nodes[a].outputs
-            removed.formUnion([m, a])
+            guard let gone = rewrite(&self, k) else { continue }
+            removed.formUnion(gone)
             reindex()
             count += 1
         }
         return count
+    }
+
+    mutating func foldAfterConvolutions() -> Int {
+        rewritingEach { f, k in
+            let conv = f.graph.nodes[k]
+            // A plain Conv only: a fused one applies its activation before the affine step could be moved in.
+            guard conv.opType == "Conv", conv.domain.isEmpty, conv.outputs.count == 1,
+                  let m = f.soleReader(conv.outputs[0]), let scale = f.scalarStep(m, "Mul"),
+                  let a = f.soleReader(f.graph.nodes[m].outputs[0]), let shift = f.scalarStep(a, "Add"),
+                  let (w, dims, b) = f.weights(conv) else { return nil }
+            f.replaceWeights(of: k, w: w.map { $0 * scale.value }, dims: dims, b: b.map { $0 * scale.value + shift.value })
+            f.graph.nodes[k].outputs = f.graph.nodes[a].outputs
+            return [m, a]
+        }
     }
 
     mutating func foldBeforePointwise() -> Int {
-        var count = 0
-        for a in graph.nodes.indices where !removed.contains(a) {
-            guard let shift = scalarStep(a, "Add"), let m = producers[shift.input], soleReader(shift.input) == a,
-                  let scale = scalarStep(m, "Mul"), let k = soleReader(graph.nodes[a].outputs[0]),
-                  Self.isPointwise(graph.nodes[k]), graph.nodes[k].inputs.first == graph.nodes[a].outputs[0],
-                  let (w, dims, b) = weights(graph.nodes[k]), dims.dropFirst(2).allSatisfy({ $0 == 1 }) else { continue }
+        rewritingEach { f, a in
+            guard let step = f.affineBeforeConvolution(a), Self.isPointwise(f.graph.nodes[step.conv]),
+                  let (w, dims, b) = f.weights(f.graph.nodes[step.conv]), dims.dropFirst(2).allSatisfy({ $0 == 1 }) else { return nil }
             let perOutput = w.count / Int(dims[0])
             let bias = b.indices.map { o in
-                Float(Double(b[o]) + Double(shift.value) * w[(o * perOutput)..<((o + 1) * perOutput)].reduce(0.0) { $0 + Double($1) })
+                Float(Double(b[o]) + Double(step.shift) * w[(o * perOutput)..<((o + 1) * perOutput)].reduce(0.0) { $0 + Double($1) })
             }
-            replaceWeights(of: k, w: w.map { $0 * scale.value }, dims: dims, b: bias)
-            graph.nodes[k].inputs[0] = scale.input
-            removed.formUnion([m, a])
-            reindex()
-            count += 1
+            f.replaceWeights(of: step.conv, w: w.map { $0 * step.scale }, dims: dims, b: bias)
+            f.graph.nodes[step.conv].inputs[0] = step.input
+            return [step.mul, a]
         }
-        return count
     }
 
     mutating func depthwiseBeforeConvolutions() -> Int {
-        var count = 0
-        for a in graph.nodes.indices where !removed.contains(a) {
-            guard let shift = scalarStep(a, "Add"), let m = producers[shift.input], soleReader(shift.input) == a,
-                  let scale = scalarStep(m, "Mul"), let k = soleReader(graph.nodes[a].outputs[0]),
-                  Self.isConvolution(graph.nodes[k]), graph.nodes[k].inputs.first == graph.nodes[a].outputs[0],
-                  let (_, dims, _) = weights(graph.nodes[k]) else { continue }
+        rewritingEach { f, a in
+            guard let step = f.affineBeforeConvolution(a), let (_, dims, _) = f.weights(f.graph.nodes[step.conv]) else { return nil }
             // The channels the next convolution reads: its weights' second dimension times its groups.
-            let channels = dims[1] * (graph.nodes[k].integer("group") ?? 1)
-            guard channels > 0, channels <= Int64(Int32.max) else { continue }
-            let name = graph.nodes[a].outputs[0]
+            let channels = dims[1] * (f.graph.nodes[step.conv].integer("group") ?? 1)
+            guard channels > 0, channels <= Int64(Int32.max) else { return nil }
+            let name = f.graph.nodes[a].outputs[0]
             var wName = name + "_affine_scale", bName = name + "_affine_shift"
-            while tensors[wName] != nil || tensors[bName] != nil { wName += "_"; bName += "_" }
-            graph.initializers.append(OnnxTensor(name: wName, dims: [channels, 1, 1, 1], floats: Array(repeating: scale.value, count: Int(channels))))
-            graph.initializers.append(OnnxTensor(name: bName, dims: [channels], floats: Array(repeating: shift.value, count: Int(channels))))
-            graph.nodes[a] = OnnxNode(inputs: [scale.input, wName, bName], outputs: [name], opType: "Conv", attributes: [
+            while f.tensors[wName] != nil || f.tensors[bName] != nil { wName += "_"; bName += "_" }
+            f.graph.initializers.append(OnnxTensor(name: wName, dims: [channels, 1, 1, 1], floats: Array(repeating: step.scale, count: Int(channels))))
+            f.graph.initializers.append(OnnxTensor(name: bName, dims: [channels], floats: Array(repeating: step.shift, count: Int(channels))))
+            f.graph.nodes[a] = OnnxNode(inputs: [step.input, wName, bName], outputs: [name], opType: "Conv", attributes: [
                 [ProtoField(1, string: "group"), ProtoField(20, .varint(2)), ProtoField(3, .varint(UInt64(channels)))],
                 [ProtoField(1, string: "kernel_shape"), ProtoField(20, .varint(7)), ProtoField(8, .varint(1)), ProtoField(8, .varint(1))],
             ])
-            removed.insert(m)
-            reindex()
-            count += 1
+            return [step.mul]
         }
-        return count
+    }
+
+    /// The affine step ending at Add `a`: a Mul by a scalar that only this Add reads, whose result only a
+    /// convolution reads, as its data. The Mul, what it scales, the two numbers, and the convolution.
+    func affineBeforeConvolution(_ a: Int) -> (mul: Int, input: String, scale: Float, shift: Float, conv: Int)? {
+        guard let shift = scalarStep(a, "Add"), let m = producers[shift.input], soleReader(shift.input) == a,
+              let scale = scalarStep(m, "Mul"), let k = soleReader(graph.nodes[a].outputs[0]),
+              Self.isConvolution(graph.nodes[k]), graph.nodes[k].inputs.first == graph.nodes[a].outputs[0] else { return nil }
+        return (m, scale.input, scale.value, shift.value, k)
     }
 
     static func isConvolution(_ node: OnnxNode) -> Bool {
