@@ -52,13 +52,14 @@ void shelf_slant_sums(const float *restrict vertical, const float *restrict luma
         const intptr_t o = offsets[k];
         const intptr_t lo = o < 0 ? -o : 0, hi = o > 0 ? width - o : width;
         if (lo >= hi) continue;
-        const intptr_t base = rows[k] * width + o;
-        const float *V = vertical + base, *L = luma + base, *R = red + base, *G = green + base, *B = blue + base;
+        /* Row starts, indexed from o + lo >= 0 on: no pointer ever points before a plane. */
+        const intptr_t row = rows[k] * width;
+        const float *V = vertical + row, *L = luma + row, *R = red + row, *G = green + row, *B = blue + row;
         for (intptr_t x = lo; x < hi; x++) {
-            coverage[x] += V[x]; lum[x] += L[x]; r[x] += R[x]; g[x] += G[x]; b[x] += B[x]; count[x] += 1.0f;
+            coverage[x] += V[o + x]; lum[x] += L[o + x]; r[x] += R[o + x]; g[x] += G[o + x]; b[x] += B[o + x]; count[x] += 1.0f;
         }
         if (rows[k] >= foot_top) {
-            for (intptr_t x = lo; x < hi; x++) { foot[x] += V[x]; foot_count[x] += 1.0f; }
+            for (intptr_t x = lo; x < hi; x++) { foot[x] += V[o + x]; foot_count[x] += 1.0f; }
         }
     }
 }
@@ -70,8 +71,8 @@ void shelf_slant_coverage(const float *restrict vertical, intptr_t width, const 
         const intptr_t o = offsets[k];
         const intptr_t lo = o < 0 ? -o : 0, hi = o > 0 ? width - o : width;
         if (lo >= hi) continue;
-        const float *V = vertical + rows[k] * width + o;
-        for (intptr_t x = lo; x < hi; x++) { coverage[x] += V[x]; count[x] += 1.0f; }
+        const float *V = vertical + rows[k] * width;
+        for (intptr_t x = lo; x < hi; x++) { coverage[x] += V[o + x]; count[x] += 1.0f; }
     }
 }
 
