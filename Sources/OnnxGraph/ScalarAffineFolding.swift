@@ -14,6 +14,9 @@
 /// and back. The network computes the same function up to float rounding (largest change on a photo's
 /// probability map: 2e-7).
 public enum ScalarAffineFolding {
+    /// Raised whenever a change to the rewrite changes what it writes, so that kept rewrites are made again.
+    public static let version = 1
+
     public struct Report: Sendable, Equatable {
         /// Affine steps folded into the convolution before them.
         public var afterConvolution = 0

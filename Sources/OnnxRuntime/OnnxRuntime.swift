@@ -104,22 +104,37 @@ public final class OnnxSession: @unchecked Sendable {
             try api.check(api.fn(.disableMemPattern, SessionOptionsFn.self)(options), "DisableMemPattern")
             try api.check(api.fn(.disableCpuMemArena, SessionOptionsFn.self)(options), "DisableCpuMemArena")
         }
-        let folded = form == .affinesFolded ? Self.foldedModel(runtime, modelPath) : nil
         var session: OpaquePointer?
-        do throws(OnnxRuntimeError) {
-            if let folded {
-                let status = folded.bytes.withUnsafeBytes { raw in
-                    api.fn(.createSessionFromArray, CreateSessionFromArrayFn.self)(runtime.env, raw.baseAddress!, raw.count, options, &session)
-                }
-                try api.check(status, "CreateSessionFromArray")
-            } else {
-                try api.check(api.fn(.createSession, CreateSessionFn.self)(runtime.env, modelPath, options, &session), "CreateSession")
+        var folds = 0
+        // A rewrite an earlier process kept beside the model; one ONNX Runtime refuses is made again.
+        if form == .affinesFolded, let kept = Self.keptRewrite(runtime, modelPath) {
+            do throws(OnnxRuntimeError) {
+                try api.check(api.fn(.createSession, CreateSessionFn.self)(runtime.env, kept.path, options, &session), "CreateSession")
+                folds = kept.count
+            } catch {
+                session = nil
+                try? FileManager.default.removeItem(atPath: kept.path)
             }
-        } catch {
-            throw .modelUnusable(modelPath, error.message.replacingOccurrences(of: "ONNX Runtime CreateSession failed: ", with: "")
-                .replacingOccurrences(of: "ONNX Runtime CreateSessionFromArray failed: ", with: ""))
         }
-        foldedAffines = folded?.count ?? 0
+        if session == nil {
+            let folded = form == .affinesFolded ? Self.foldedModel(runtime, modelPath) : nil
+            do throws(OnnxRuntimeError) {
+                if let folded {
+                    let status = folded.bytes.withUnsafeBytes { raw in
+                        api.fn(.createSessionFromArray, CreateSessionFromArrayFn.self)(runtime.env, raw.baseAddress!, raw.count, options, &session)
+                    }
+                    try api.check(status, "CreateSessionFromArray")
+                    folds = folded.count
+                    Self.keep(folded.bytes, rewriteOf: modelPath, runtime)
+                } else {
+                    try api.check(api.fn(.createSession, CreateSessionFn.self)(runtime.env, modelPath, options, &session), "CreateSession")
+                }
+            } catch {
+                throw .modelUnusable(modelPath, error.message.replacingOccurrences(of: "ONNX Runtime CreateSession failed: ", with: "")
+                    .replacingOccurrences(of: "ONNX Runtime CreateSessionFromArray failed: ", with: ""))
+            }
+        }
+        foldedAffines = folds
         guard let session else { throw .modelUnusable(modelPath, "no session") }
         self.runtime = runtime
         self.session = session
@@ -166,7 +181,46 @@ public final class OnnxSession: @unchecked Sendable {
         }
         guard let bytes = FileManager.default.contents(atPath: scratch), var model = try? OnnxModel(bytes: [UInt8](bytes)) else { return nil }
         let report = ScalarAffineFolding.fold(&model.graph)
-        return report.total > 0 ? (model.encoded(), report.total) : nil
+        guard report.total > 0 else { return nil }
+        model.setMetadata(foldedCountKey, String(report.total))
+        return (model.encoded(), report.total)
+    }
+
+    private static let foldedCountKey = "shelfscan.folded_affines"
+
+    /// Where the rewrite of `path` is kept between processes: beside it, hidden, named for the file it was made
+    /// from (size and modification time), the ONNX Runtime that made it and the rewrite's version, so that a new
+    /// model, runtime or rewrite makes a new one. Making it costs an extended-level session and the rewrite
+    /// (about 70 ms for PP-OCR's detector, 150 ms for its recognizer), once per machine instead of per process.
+    static func rewritePath(_ runtime: OnnxRuntime, _ path: String) -> (path: String, prefix: String)? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = attributes[.size] as? NSNumber, let modified = attributes[.modificationDate] as? Date else { return nil }
+        let url = URL(fileURLWithPath: path)
+        let prefix = ".\(url.lastPathComponent).affines-folded-"
+        let name = "\(prefix)v\(ScalarAffineFolding.version)-ort\(runtime.version)-\(size.int64Value)-\(Int64(modified.timeIntervalSince1970 * 1000)).onnx"
+        return (url.deletingLastPathComponent().appendingPathComponent(name).path, prefix)
+    }
+
+    /// The kept rewrite of `path` and how many steps it folded, when there is one.
+    static func keptRewrite(_ runtime: OnnxRuntime, _ path: String) -> (path: String, count: Int)? {
+        guard let kept = rewritePath(runtime, path)?.path, let data = FileManager.default.contents(atPath: kept),
+              let count = (try? OnnxModel.metadata(in: [UInt8](data)))?[foldedCountKey].flatMap(Int.init), count > 0 else { return nil }
+        return (kept, count)
+    }
+
+    /// Keeps `bytes` as the rewrite of `path` (written whole under a scratch name, then renamed, so a process
+    /// never reads half a file), removing rewrites of older versions. Where the model's directory is not
+    /// writable nothing is kept, and each process rewrites again.
+    static func keep(_ bytes: [UInt8], rewriteOf path: String, _ runtime: OnnxRuntime) {
+        guard let (target, prefix) = rewritePath(runtime, path) else { return }
+        let directory = URL(fileURLWithPath: target).deletingLastPathComponent()
+        let scratch = directory.appendingPathComponent(".\(UUID().uuidString).partial").path
+        guard FileManager.default.createFile(atPath: scratch, contents: Data(bytes)) else { return }
+        guard rename(scratch, target) == 0 else { try? FileManager.default.removeItem(atPath: scratch); return }
+        let siblings = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in siblings where name.hasPrefix(prefix) && name != URL(fileURLWithPath: target).lastPathComponent {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
     }
 
     deinit {

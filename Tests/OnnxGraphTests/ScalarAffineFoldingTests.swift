@@ -130,6 +130,57 @@ struct ScalarAffineFoldingTests {
         }
     }
 
+    @Test("The rewrite is kept beside the model for the next process; a kept file that is broken or stale is made again")
+    func keptRewrite() throws {
+        let runtime = try #require(Engine.runtime, Engine.missing)
+        let scratch = try ScratchDirectory.make("affine-kept")
+        let model = scratch.appendingPathComponent("tiny.onnx")
+        try Data(TinyModel.bytes()).write(to: model)
+        let input = Tensor(shape: [1, 2, 6, 6], values: (0..<72).map { Float(sin(Double($0) * 0.21)) })
+        let expected = try OnnxSession(runtime: runtime, modelPath: model.path, form: .asShipped).run(input)
+        func kept() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix(".tiny.onnx.affines-folded-") }
+        }
+        func close(_ session: OnnxSession) throws -> Bool {
+            zip(try session.run(input).values, expected.values).allSatisfy { abs($0 - $1) < 1e-5 }
+        }
+
+        // The first session rewrites and keeps the result, marked with how many steps it folded.
+        let first = try OnnxSession(runtime: runtime, modelPath: model.path)
+        #expect(first.foldedAffines == 3)
+        #expect(try close(first))
+        let name = try #require(try kept().first)
+        #expect(try kept().count == 1)
+        let keptURL = scratch.appendingPathComponent(name)
+        // The next one runs the kept file: a count changed in it is what the session reports.
+        var marked = try OnnxModel(bytes: [UInt8](Data(contentsOf: keptURL)))
+        marked.setMetadata("shelfscan.folded_affines", "7")
+        try Data(marked.encoded()).write(to: keptURL)
+        let second = try OnnxSession(runtime: runtime, modelPath: model.path)
+        #expect(second.foldedAffines == 7)
+        #expect(try close(second))
+
+        // A kept file that is not a model, or one ONNX Runtime refuses, is made again.
+        try Data("not a model".utf8).write(to: keptURL)
+        let third = try OnnxSession(runtime: runtime, modelPath: model.path)
+        #expect(third.foldedAffines == 3)
+        #expect(try close(third))
+        var broken = try OnnxModel(bytes: [UInt8](Data(contentsOf: keptURL)))
+        broken.graph.nodes.removeLast()
+        try Data(broken.encoded()).write(to: keptURL)
+        let fourth = try OnnxSession(runtime: runtime, modelPath: model.path)
+        #expect(fourth.foldedAffines == 3)
+        #expect(try close(fourth))
+        #expect(try OnnxModel(bytes: [UInt8](Data(contentsOf: keptURL))).graph.nodes.count == broken.graph.nodes.count + 1)
+
+        // A changed model file is a new name; the old rewrite goes.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: model.path)
+        let fifth = try OnnxSession(runtime: runtime, modelPath: model.path)
+        #expect(fifth.foldedAffines == 3)
+        let renamed = try kept()
+        #expect(renamed.count == 1 && renamed.first != name)
+    }
+
     @Test("PP-OCRv5's detector and recognizer fold, and give the same maps and the same characters")
     func ppocrModels() throws {
         let models = try #require(Engine.models, Engine.missing)
