@@ -17,27 +17,6 @@ public struct OnnxModel: Sendable {
     public func encoded() -> [UInt8] {
         ProtoWire.encode(rest + [ProtoField(7, message: graph.fields())])
     }
-
-    /// Sets a metadata entry (ModelProto's metadata_props), replacing one of the same key.
-    public mutating func setMetadata(_ key: String, _ value: String) {
-        rest.removeAll { $0.number == 14 && Self.entry($0)?.key == key }
-        rest.append(ProtoField(14, message: [ProtoField(1, string: key), ProtoField(2, string: value)]))
-    }
-
-    /// The metadata entries of the model in `bytes`, read without opening its graph.
-    public static func metadata(in bytes: [UInt8]) throws(ProtoWireError) -> [String: String] {
-        var out: [String: String] = [:]
-        for f in try ProtoWire.decode(bytes) where f.number == 14 {
-            if let e = entry(f) { out[e.key] = e.value }
-        }
-        return out
-    }
-
-    private static func entry(_ f: ProtoField) -> (key: String, value: String)? {
-        guard let fields = f.bytes.flatMap({ try? ProtoWire.decode($0) }),
-              let key = fields.first(where: { $0.number == 1 })?.string else { return nil }
-        return (key, fields.first { $0.number == 2 }?.string ?? "")
-    }
 }
 
 public struct OnnxGraph: Sendable {

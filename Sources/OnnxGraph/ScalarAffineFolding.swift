@@ -161,7 +161,9 @@ private struct Folding {
 
     mutating func depthwiseBeforeConvolutions() -> Int {
         rewritingEach { f, a in
-            guard let step = f.affineBeforeConvolution(a), let (_, dims, _) = f.weights(f.graph.nodes[step.conv]) else { return nil }
+            // Only the weights' shape is needed here, not their values.
+            guard let step = f.affineBeforeConvolution(a), let weightsName = f.graph.nodes[step.conv].inputs.dropFirst().first,
+                  let t = f.tensors[weightsName], case let dims = f.graph.initializers[t].dims, dims.count >= 3 else { return nil }
             // The channels the next convolution reads: its weights' second dimension times its groups.
             let channels = dims[1] * (f.graph.nodes[step.conv].integer("group") ?? 1)
             guard channels > 0, channels <= Int64(Int32.max) else { return nil }

@@ -125,7 +125,7 @@ public final class OnnxSession: @unchecked Sendable {
                     }
                     try api.check(status, "CreateSessionFromArray")
                     folds = folded.count
-                    Self.keep(folded.bytes, rewriteOf: modelPath, runtime)
+                    Self.keep(folded.bytes, count: folded.count, rewriteOf: modelPath, runtime)
                 } else {
                     try api.check(api.fn(.createSession, CreateSessionFn.self)(runtime.env, modelPath, options, &session), "CreateSession")
                 }
@@ -181,45 +181,50 @@ public final class OnnxSession: @unchecked Sendable {
         }
         guard let bytes = FileManager.default.contents(atPath: scratch), var model = try? OnnxModel(bytes: [UInt8](bytes)) else { return nil }
         let report = ScalarAffineFolding.fold(&model.graph)
-        guard report.total > 0 else { return nil }
-        model.setMetadata(foldedCountKey, String(report.total))
-        return (model.encoded(), report.total)
+        return report.total > 0 ? (model.encoded(), report.total) : nil
     }
-
-    private static let foldedCountKey = "shelfscan.folded_affines"
 
     /// Where the rewrite of `path` is kept between processes: beside it, hidden, named for the file it was made
     /// from (size and modification time), the ONNX Runtime that made it and the rewrite's version, so that a new
-    /// model, runtime or rewrite makes a new one. Making it costs an extended-level session and the rewrite
-    /// (about 70 ms for PP-OCR's detector, 150 ms for its recognizer), once per machine instead of per process.
-    static func rewritePath(_ runtime: OnnxRuntime, _ path: String) -> (path: String, prefix: String)? {
+    /// model, runtime or rewrite makes a new one; the name ends in how many steps it folded, so finding it reads
+    /// no file. Making it costs an extended-level session and the rewrite (about 70 ms for PP-OCR's detector,
+    /// 150 ms for its recognizer), once per machine instead of per process.
+    static func rewriteName(_ runtime: OnnxRuntime, _ path: String) -> (directory: URL, prefix: String, key: String)? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let size = attributes[.size] as? NSNumber, let modified = attributes[.modificationDate] as? Date else { return nil }
         let url = URL(fileURLWithPath: path)
         let prefix = ".\(url.lastPathComponent).affines-folded-"
-        let name = "\(prefix)v\(ScalarAffineFolding.version)-ort\(runtime.version)-\(size.int64Value)-\(Int64(modified.timeIntervalSince1970 * 1000)).onnx"
-        return (url.deletingLastPathComponent().appendingPathComponent(name).path, prefix)
+        let key = "\(prefix)v\(ScalarAffineFolding.version)-ort\(runtime.version)-\(size.int64Value)-\(Int64(modified.timeIntervalSince1970 * 1000))-"
+        return (url.deletingLastPathComponent(), prefix, key)
     }
 
     /// The kept rewrite of `path` and how many steps it folded, when there is one.
     static func keptRewrite(_ runtime: OnnxRuntime, _ path: String) -> (path: String, count: Int)? {
-        guard let kept = rewritePath(runtime, path)?.path, let data = FileManager.default.contents(atPath: kept),
-              let count = (try? OnnxModel.metadata(in: [UInt8](data)))?[foldedCountKey].flatMap(Int.init), count > 0 else { return nil }
-        return (kept, count)
+        guard let (directory, _, key) = rewriteName(runtime, path),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return nil }
+        for name in names where name.hasPrefix(key) && name.hasSuffix(".onnx") {
+            if let count = Int(name.dropFirst(key.count).dropLast(".onnx".count)), count > 0 {
+                return (directory.appendingPathComponent(name).path, count)
+            }
+        }
+        return nil
     }
 
-    /// Keeps `bytes` as the rewrite of `path` (written whole under a scratch name, then renamed, so a process
-    /// never reads half a file), removing rewrites of older versions. Where the model's directory is not
-    /// writable nothing is kept, and each process rewrites again.
-    static func keep(_ bytes: [UInt8], rewriteOf path: String, _ runtime: OnnxRuntime) {
-        guard let (target, prefix) = rewritePath(runtime, path) else { return }
-        let directory = URL(fileURLWithPath: target).deletingLastPathComponent()
+    /// Keeps `bytes`, which fold `count` steps, as the rewrite of `path` (written whole under a scratch name,
+    /// then renamed, so a process never reads half a file), removing any other kept rewrite of it. Where the
+    /// model's directory is not writable nothing is kept, and each process rewrites again.
+    static func keep(_ bytes: [UInt8], count: Int, rewriteOf path: String, _ runtime: OnnxRuntime) {
+        guard let (directory, prefix, key) = rewriteName(runtime, path) else { return }
+        let name = "\(key)\(count).onnx"
         let scratch = directory.appendingPathComponent(".\(UUID().uuidString).partial").path
         guard FileManager.default.createFile(atPath: scratch, contents: Data(bytes)) else { return }
-        guard rename(scratch, target) == 0 else { try? FileManager.default.removeItem(atPath: scratch); return }
+        guard rename(scratch, directory.appendingPathComponent(name).path) == 0 else {
+            try? FileManager.default.removeItem(atPath: scratch)
+            return
+        }
         let siblings = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in siblings where name.hasPrefix(prefix) && name != URL(fileURLWithPath: target).lastPathComponent {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        for other in siblings where other.hasPrefix(prefix) && other != name {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(other))
         }
     }
 
