@@ -50,7 +50,7 @@ let package = Package(
 
         // MARK: Domain
         // The versioned files under models/ (detector parameters, prompts, answer schemas), as resources.
-        .target(name: "ShelfModels", path: "models", resources: [.copy("detection"), .copy("prompts"), .copy("ocr")]),
+        .target(name: "ShelfModels", path: "models", resources: [.copy("detection"), .copy("prompts"), .copy("ocr"), .copy("spine")]),
         .target(name: "ShelfImage", dependencies: ["CImageCodecs", "CPixelLoops"]),
         // ONNX Runtime's C API, bound by hand and loaded by path at run time (the PyPI wheel ships no headers).
         .target(name: "OnnxRuntime", dependencies: ["OnnxGraph"]),
@@ -64,6 +64,12 @@ let package = Package(
         .target(name: "SpineDetection", dependencies: ["CPixelLoops", "ShelfImage", "ShelfModels"]),
         // PP-OCR's text detector over the whole photo, turned into the spine detector's text evidence.
         .target(name: "TextCue", dependencies: ["OnnxRuntime", "PPOCR", "ShelfImage", "SpineDetection"]),
+        // The learned spine detector: a fine-tuned PP-OCR detector (models/spine, trained by scripts/spine-model)
+        // whose map of book middles becomes rows and upright quads through SpineDetection's layout.
+        .target(
+            name: "SpineModel",
+            dependencies: ["OnnxRuntime", "PPOCR", "ShelfImage", "ShelfModels", "SpineDetection", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "SpineReading",
             dependencies: ["ShelfImage", "ShelfModels", "BookModel", "CTesseract", "OnnxRuntime", "PPOCR", "UserDirectories", .product(name: "Crypto", package: "swift-crypto")]
@@ -78,7 +84,7 @@ let package = Package(
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "TextCue", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres", "Enrichment",
+                "ShelfImage", "SpineDetection", "TextCue", "SpineModel", "OnnxRuntime", "PPOCR", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres", "Enrichment",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -106,7 +112,7 @@ let package = Package(
 
         // MARK: Benchmarks and evaluations (run with `swift run -c release NAME`)
         .executableTarget(name: "bench-image", dependencies: ["ShelfImage"], path: "Benchmarks/bench-image"),
-        .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection", "ShelfModels", "TextCue"], path: "Benchmarks/eval-detection"),
+        .executableTarget(name: "eval-detection", dependencies: ["ShelfImage", "SpineDetection", "ShelfModels", "TextCue", "SpineModel", "PPOCR", "OnnxRuntime"], path: "Benchmarks/eval-detection"),
         .executableTarget(name: "bench-reading", dependencies: ["ShelfImage", "SpineReading", "ShelfScanTestSupport"], path: "Benchmarks/bench-reading"),
         .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "PPOCR", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog", "ShelfScanTestSupport"], path: "Benchmarks/eval-catalog"),
@@ -128,6 +134,7 @@ let package = Package(
         .testTarget(name: "OnnxGraphTests", dependencies: ["OnnxGraph", "OnnxRuntime", "PPOCR", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "PPOCRTests", dependencies: ["PPOCR", "OnnxRuntime", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "TextCueTests", dependencies: ["TextCue", "SpineDetection", "ShelfImage", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime"]),
+        .testTarget(name: "SpineModelTests", dependencies: ["SpineModel", "SpineDetection", "ShelfModels", "TextCue", "ShelfImage", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime"]),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel"]),
         .testTarget(name: "UserDirectoriesTests", dependencies: ["UserDirectories"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),

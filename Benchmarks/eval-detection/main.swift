@@ -12,6 +12,9 @@ import Foundation
 import ShelfImage
 import SpineDetection
 import TextCue
+import SpineModel
+import PPOCR
+import OnnxRuntime
 
 /// `lying[i]`: the ground truth marks spine i as a book lying flat in a stack (samples/ carry the flag).
 struct Truth { var polygons: [([Point], Bool)]; var lying: [Bool]; var imagePath: String }
@@ -72,7 +75,7 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
         }
         let (img, t) = variation.apply(decoded, t)
         let evidence = textCue?.evidence(img)
-        let (r, cues, looks) = detector.detectWithCues(img, text: evidence)
+        let (r, cues, looks) = detectWith(img, evidence)
         let s = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: t.polygons)
         if let boxDump { boxDump.write(boxRows(title, name, r, cues, t)) }
         if let classifierDump { classifierDump.write(boxRows(title, name, r, zip(cues, looks).map { $0 + $1 }, t)) }
@@ -139,16 +142,19 @@ struct Variation {
     /// The central share of the photo's width kept (0.56 of a 4:3 photo is a 3:4 portrait one, the shelf framed
     /// closer): spines cut by the new edges become don't-care, spines outside it leave the truth.
     var crop = 1.0
+    /// Quarter turns clockwise (1 or 3: a photo taken sideways with no EXIF turn; 2: upside down), after all else.
+    var turns = 0
 
     init(_ spec: String?) {
         for part in (spec ?? "").split(separator: ",") {
             let kv = part.split(separator: "=")
-            guard kv.count == 2, let v = Double(kv[1]) else { print("error: --vary takes brightness=F,contrast=F,roll=DEG,crop=F"); exit(2) }
+            guard kv.count == 2, let v = Double(kv[1]) else { print("error: --vary takes brightness=F,contrast=F,roll=DEG,crop=F,turn=1|2|3"); exit(2) }
             switch kv[0] {
             case "brightness": brightness = v
             case "contrast": contrast = v
             case "roll": roll = v
             case "crop" where v > 0 && v <= 1: crop = v
+            case "turn" where [1, 2, 3].contains(Int(v)): turns = Int(v)
             default: print("error: unknown variation \(kv[0])"); exit(2)
             }
         }
@@ -164,7 +170,7 @@ struct Variation {
             .downscaled(maxSide: DetectionInput.defaultMaxSide)
     }
 
-    var isIdentity: Bool { brightness == 1 && contrast == 1 && roll == 0 && crop == 1 }
+    var isIdentity: Bool { brightness == 1 && contrast == 1 && roll == 0 && crop == 1 && turns == 0 }
 
     func apply(_ image: RGBImage, _ truth: Truth) -> (RGBImage, Truth) {
         guard !isIdentity else { return (image, truth) }
@@ -204,6 +210,11 @@ struct Variation {
                 return Point(x: (w / 2 + dx * cos(a) - dy * sin(a)) / w, y: (h / 2 + dx * sin(a) + dy * cos(a)) / h)
             }
             t.polygons = t.polygons.map { ($0.0.map(moved), $0.1) }
+        }
+        if turns != 0 {
+            img = img.rotated(turns == 1 ? .clockwise90 : turns == 2 ? .half : .counterClockwise90)
+            // The photo turned clockwise: a point goes where the upright frame of that many turns puts it.
+            t.polygons = t.polygons.map { ($0.0.map { SpineLayout.uprightPoint(fromPhoto: $0, turns: turns) }, $0.1) }
         }
         return (img, t)
     }
@@ -383,6 +394,35 @@ print("box classifier: " + (detector.parameters.boxClassifier.flatMap(BoxClassif
 let textLongSide = Int(argument("--text-side") ?? "") ?? params.textCueLongSide ?? TextCue.defaultLongSide
 let textCue: TextCue? = CommandLine.arguments.contains("--no-text") ? nil : TextCue.fromModelCache(longSide: textLongSide)
 print("text cue: \(textCue == nil ? "off" : "PP-OCR text detector at \(textLongSide) px")")
+// --detector classic (the row model, default here so that every figure before it stays comparable), learned (the
+// spine model alone) or fused (what `scan` runs by default: the photo turned upright by the model's books, the
+// classic rows, the model's sure lying books added).
+let detectorChoice = argument("--detector") ?? "classic"
+let spineModel: SpineModel? = {
+    guard detectorChoice != "classic" else { return nil }
+    do {
+        guard let models = try? PPOCRModels.inDirectory(PPOCRModels.defaultDirectory()) else { throw SpineModelErrorNote.noRuntime }
+        return try SpineModel(runtime: OnnxRuntime.load(libraryPath: models.runtimeLibrary), name: argument("--spine-model") ?? SpineModel.defaultName)
+    } catch {
+        print("error: \(error)"); exit(1)
+    }
+}()
+enum SpineModelErrorNote: Error { case noRuntime }
+let fused = spineModel.map {
+    FusedDetection(model: $0, addConfidence: argument("--add-confidence").flatMap(Double.init),
+                   addStanding: CommandLine.arguments.contains("--add-standing") ? true : nil)
+}
+print("detector: \(detectorChoice)" + (fused.map { f in " (model \(f.model.manifest.model); " + (f.addConfidence.map {
+    "adds its lying\(f.addStanding ? " and standing" : "") books at >= \($0))" } ?? "adds none of its books)") } ?? ""))
+
+/// One photo through the chosen detector: the classic one's cues and looks where it ran alone (for the dumps).
+func detectWith(_ img: RGBImage, _ evidence: TextEvidence?) -> (DetectionResult, [[Double]], [[Double]]) {
+    switch detectorChoice {
+    case "learned": return (spineModel!.detect(img), [], [])
+    case "fused": return (fused!.detect(img) { upright, turns in detector.detect(upright, text: turns == 0 ? evidence : textCue?.evidence(upright)) }, [], [])
+    default: return detector.detectWithCues(img, text: evidence)
+    }
+}
 
 /// Every `*.json` ground truth in `jsonDir` whose photo is found, named by its file stem, sorted.
 func truths(in jsonDir: String, imageDir: String) -> [(String, Truth)] {
@@ -467,7 +507,7 @@ if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { prin
                 let t1 = DispatchTime.now().uptimeNanoseconds
                 let evidence = textCue?.evidence(img)
                 let t2 = DispatchTime.now().uptimeNanoseconds
-                _ = detector.detect(img, text: evidence)
+                _ = detectWith(img, evidence)
                 let t3 = DispatchTime.now().uptimeNanoseconds
                 parts[0].append(ms(t0, t1)); parts[1].append(ms(t1, t2)); parts[2].append(ms(t2, t3))
             }
@@ -483,7 +523,8 @@ if runs < 1 { print("timing: skipped (--runs 0)") } else if timed.isEmpty { prin
     print(String(format: "timing: median decode(scan path, 1280 px)+%@detect %.1f ms per photo (%d photos x %d runs, %@, one thread)",
                  textCue == nil ? "" : "text cue+",
                  times[times.count / 2], timed.count, runs, sizes))
-    print(String(format: "timing parts (medians): decode %.1f ms, text cue %.1f ms, detect %.1f ms", medians[0], medians[1], medians[2]))
+    print(String(format: "timing parts (medians): decode %.1f ms, text cue %.1f ms, detect%@ %.1f ms", medians[0], medians[1],
+                 detectorChoice == "classic" ? "" : " (\(detectorChoice), spine model included)", medians[2]))
 }
 
 /// Which Bookfinder photos may be read, and which are held out.

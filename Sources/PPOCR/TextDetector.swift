@@ -31,6 +31,10 @@ public struct TextDetector: Sendable {
         public var threshold: Float = 0.3
         public var boxThreshold: Double = 0.6
         public var unclipRatio: Double = 1.5
+        /// When set, each region grows by this share of its thickness instead of by `unclipRatio`: for maps whose
+        /// labels shrank every region by a share of its width (the spine model's), which the perimeter rule only
+        /// undoes for long thin regions.
+        public var thicknessGrowth: Double?
         public var maxCandidates: Int = 200
         public init() {}
     }
@@ -165,7 +169,8 @@ public struct TextDetector: Sendable {
             // growing by area * ratio / perimeter restores it.
             let area = rect.length * rect.thickness
             let perimeter = 2 * (rect.length + rect.thickness)
-            let grown = rect.expanded(by: area * options.unclipRatio / max(perimeter, 1e-9))
+            let grown = rect.expanded(by: options.thicknessGrowth.map { $0 * rect.thickness }
+                                      ?? area * options.unclipRatio / max(perimeter, 1e-9))
             guard grown.thickness >= 5 else { continue }
             lines.append(DetectedLine(rect: grown, score: score))
         }

@@ -3,6 +3,9 @@ import Foundation
 import Library
 import SpineDetection
 import SpineReading
+import OnnxRuntime
+import PPOCR
+import SpineModel
 import TextCue
 
 /// Which reader a scan uses, as the user chose it.
@@ -76,8 +79,34 @@ extension PhotoScanner {
             textCue = TextCue.fromModelCache(modelsDirectory, environment: environment,
                                              longSide: detector.parameters.textCueLongSide)
         }
-        return PhotoScanner(configuration: configuration, detector: detector, reader: reader, textCue: textCue,
-                            catalog: catalog, library: library)
+        var scanner = PhotoScanner(configuration: configuration, detector: detector, reader: reader, textCue: textCue,
+                                   catalog: catalog, library: library)
+        scanner.spineModel = try spineModel(for: configuration.detector, reader: choice, environment: environment)
+        return scanner
+    }
+}
+
+extension PhotoScanner {
+    /// The learned spine model on the model cache's ONNX Runtime, when the chosen detector uses it. A damaged model
+    /// file stops the scan with one line; a machine without ONNX Runtime (scripts/setup.sh not run) scans with the
+    /// classic detector alone unless the learned one was asked for by name.
+    static func spineModel(for choice: DetectorChoice, reader: ReaderChoice,
+                           environment: [String: String]) throws -> SpineModel? {
+        guard choice != .classic else { return nil }
+        var directory = PPOCRModels.defaultDirectory(environment: environment)
+        if case .ppocr(let custom?) = reader { directory = URL(fileURLWithPath: custom, isDirectory: true) }
+        let runtime: OnnxRuntime
+        do {
+            runtime = try OnnxRuntime.load(libraryPath: PPOCRModels.inDirectory(directory).runtimeLibrary)
+        } catch {
+            if choice == .fused { return nil }
+            throw ScanSetupError.spineModel("--detector learned needs ONNX Runtime: \(error)")
+        }
+        do {
+            return try SpineModel(runtime: runtime)
+        } catch {
+            throw ScanSetupError.spineModel(error.description)
+        }
     }
 }
 
@@ -88,10 +117,12 @@ extension ReaderChoice {
 /// A scan that cannot start: said once, before any photo is read.
 public enum ScanSetupError: Error, CustomStringConvertible, Equatable {
     case badEndpoint(String)
+    case spineModel(String)
 
     public var description: String {
         switch self {
         case .badEndpoint(let text): "--endpoint \(text) is not an http(s) URL, e.g. http://localhost:11434/v1"
+        case .spineModel(let line): line
         }
     }
 }

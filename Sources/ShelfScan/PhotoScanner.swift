@@ -5,6 +5,7 @@ import Library
 import ShelfImage
 import SpineDetection
 import SpineReading
+import SpineModel
 import TextCue
 
 /// The product's main job for one photo: decode, detect, crop, read, match, file.
@@ -16,6 +17,8 @@ public struct PhotoScanner: Sendable {
     public var detector: SpineDetector
     /// PP-OCR's text detector over the whole photo, a cue for the spine detector; nil detects without it.
     public var textCue: TextCue?
+    /// The learned spine model, for `configuration.detector` fused or learned; nil runs the classic detector alone.
+    public var spineModel: SpineModel?
     public var reader: (any SpineReader)?
     public var catalog: CatalogIndex?
     public var library: (any LibraryStoring)?
@@ -97,6 +100,15 @@ public struct PhotoScanner: Sendable {
         }
     }
 
+    /// The spines in the reduced photo, by the detector the configuration names (the classic one where the spine
+    /// model could not be loaded).
+    func detect(_ image: RGBImage) -> DetectionResult {
+        let classic = { (upright: RGBImage) in detector.detect(upright, text: textCue?.evidence(upright)) }
+        guard let spineModel, configuration.detector != .classic else { return classic(image) }
+        if configuration.detector == .learned { return spineModel.detect(image) }
+        return FusedDetection(model: spineModel).detect(image) { upright, _ in classic(upright) }
+    }
+
     /// Decode → detect → crop → read → match, with no side effect but the optional crop and overlay files.
     func process(bytes: [UInt8], path: String, contentHash: String) async throws -> PhotoScan {
         let info = try ImageDecoder.info(bytes)
@@ -112,7 +124,7 @@ public struct PhotoScanner: Sendable {
         if wantsCrops, info.format == .png || info.format == .heif { full = try ImageDecoder.decode(bytes, options: fullOptions) }
         let reduced = try full?.downscaled(maxSide: configuration.detectionMaxSide)
             ?? DetectionInput.decode(bytes, info: info, maxSide: configuration.detectionMaxSide, maxPixels: configuration.maxPixels)
-        let detection = detector.detect(reduced, text: textCue?.evidence(reduced))
+        let detection = detect(reduced)
         let kept = detection.spines.filter { $0.confidence >= configuration.minConfidence }
 
         let overlayPath = configuration.overlayFile

@@ -31,6 +31,19 @@ public struct ScanConfiguration: Sendable {
     public var overlayFile: String?
     /// Longest side of overlay images. Default 1600.
     public var overlayMaxSide: Int = 1600
+    /// Which spine detector runs (`--detector`).
+    public var detector: DetectorChoice = .fused
 
     public init() {}
+}
+
+/// The spine detectors a person can choose between.
+public enum DetectorChoice: String, Sendable, Equatable, CaseIterable {
+    /// The learned spine model says which way up the photo was taken; the classic detector finds the spines on
+    /// the photo turned upright. What `scan` and `serve` run unless told otherwise.
+    case fused
+    /// The classic row detector alone, on the photo as taken (the detector before the learned model).
+    case classic
+    /// The learned spine model alone.
+    case learned
 }

@@ -71,6 +71,11 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Drop detected spines below this confidence (0...1).", valueName: "x"))
     var minConfidence: Double = 0
 
+    @Option(help: ArgumentHelp(
+        "How spines are found: fused (turns photos taken sideways or upside down upright, then finds the spines), classic (the photo as taken), or learned (the learned spine model alone).",
+        discussion: "fused and learned use ShelfScan's own spine model on the ONNX Runtime that scripts/setup.sh fetches; without it, fused works as classic."))
+    var detector: DetectorChoice = .fused
+
     @Option(help: ArgumentHelp("Match every reading against this catalogue CSV.", valueName: "file.csv"),
             completion: .file(extensions: ["csv"]))
     var catalog: String?
@@ -103,6 +108,7 @@ struct ScanCommand: AsyncParsableCommand {
         configuration.rescan = rescan
         configuration.photoLease = claimLease
         configuration.minConfidence = minConfidence
+        configuration.detector = detector
         configuration.cropsDirectory = crops
         var overlayFile: String?
         if let overlay {
@@ -170,3 +176,5 @@ extension ScanCommand {
         }
     }
 }
+
+extension DetectorChoice: ExpressibleByArgument {}

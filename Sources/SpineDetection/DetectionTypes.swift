@@ -61,7 +61,12 @@ public struct ShelfRow: Sendable, Codable, Equatable {
 public struct DetectionResult: Sendable, Codable, Equatable {
     public var rows: [ShelfRow]
     public var spines: [DetectedSpine]
-    public init(rows: [ShelfRow], spines: [DetectedSpine]) { self.rows = rows; self.spines = spines }
+    /// Quarter turns clockwise that would stand the photo upright, when its books showed it was taken sideways or
+    /// upside down (nil: as taken). Quads stay in the photo's own coordinates; rows are measured in the turned photo.
+    public var quarterTurns: Int?
+    public init(rows: [ShelfRow], spines: [DetectedSpine], quarterTurns: Int? = nil) {
+        self.rows = rows; self.spines = spines; self.quarterTurns = quarterTurns
+    }
 }
 
 /// A place in a row where a boundary between spines may run (normalized coordinates of the working
