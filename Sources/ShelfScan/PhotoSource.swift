@@ -75,7 +75,7 @@ public struct LeftOutFile: Sendable, Equatable, Codable {
     public enum Reason: String, Sendable, Codable, CaseIterable {
         /// Not named .jpg, .jpeg, .png, .heic, .heif or .webp (in any case).
         case notAPhoto = "not-a-photo"
-        /// Its name, or a folder's on its way, starts with a dot, as a shell glob would skip it.
+        /// Its name starts with a dot, as a shell glob would skip it (a hidden folder counts once, unopened).
         case hidden
         /// No permission to read it or list it, or not a plain file (a pipe, a socket, a device).
         case unreadable
@@ -136,36 +136,28 @@ struct FolderWalk {
                 leftOut.append(LeftOutFile(path: path, reason: .hidden))
                 continue
             }
-            var link = stat(), target = stat()
-            guard lstat(path, &link) == 0 else {
-                leftOut.append(LeftOutFile(path: path, reason: .unreadable))
+            let (kind, isLink) = PathKind.of(path)
+            if isLink && !followLinks {
+                leftOut.append(LeftOutFile(path: path, reason: .linkNotFollowed))
                 continue
             }
-            if link.st_mode & S_IFMT == S_IFLNK {
-                guard followLinks else {
-                    leftOut.append(LeftOutFile(path: path, reason: .linkNotFollowed))
-                    continue
-                }
-                guard stat(path, &target) == 0 else {
-                    leftOut.append(LeftOutFile(path: path, reason: .brokenLink))
-                    continue
-                }
-            } else {
-                target = link
-            }
-            switch target.st_mode & S_IFMT {
-            case S_IFDIR:
+            switch kind {
+            case .missing:
+                leftOut.append(LeftOutFile(path: path, reason: .unreadable))
+            case .brokenLink:
+                leftOut.append(LeftOutFile(path: path, reason: .brokenLink))
+            case .folder:
                 if !enter(path) { leftOut.append(LeftOutFile(path: path, reason: .unreadable)) }
-            case S_IFREG:
+            case .file(let readable):
                 if !PhotoSource.isPhotoPath(name) {
                     leftOut.append(LeftOutFile(path: path, reason: .notAPhoto))
-                } else if access(path, R_OK) != 0 {
+                } else if !readable {
                     leftOut.append(LeftOutFile(path: path, reason: .unreadable))
                 } else {
                     found.append(path)
-                    if link.st_mode & S_IFMT == S_IFLNK { linked.insert(path) }
+                    if isLink { linked.insert(path) }
                 }
-            default:
+            case .special:
                 leftOut.append(LeftOutFile(path: path, reason: PhotoSource.isPhotoPath(name) ? .unreadable : .notAPhoto))
             }
         }
@@ -178,21 +170,49 @@ struct FolderWalk {
 public enum PathCheck {
     /// Nil when `path` is a plain file this process may read; a folder is a problem only when `folderAllowed` is false.
     public static func problem(_ path: String, folderAllowed: Bool = false) -> String? {
-        var link = stat(), target = stat()
-        guard lstat(path, &link) == 0 else { return "No such file or folder: \(path)." }
-        if link.st_mode & S_IFMT == S_IFLNK, stat(path, &target) != 0 {
-            if errno == ELOOP { return "\(path) is a link in a cycle of links, which leads to no file." }
+        switch PathKind.of(path).kind {
+        case .missing:
+            return "No such file or folder: \(path)."
+        case .brokenLink(cycle: true):
+            return "\(path) is a link in a cycle of links, which leads to no file."
+        case .brokenLink(cycle: false):
             let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
             return "\(path) is a link to \(destination), which does not exist."
-        }
-        if link.st_mode & S_IFMT != S_IFLNK { target = link }
-        switch target.st_mode & S_IFMT {
-        case S_IFDIR:
+        case .folder:
             return folderAllowed ? nil : "\(path) is a folder; name the file inside it."
-        case S_IFREG:
-            return access(path, R_OK) == 0 ? nil : "\(path) cannot be read: no permission."
-        default:
+        case .file(let readable):
+            return readable ? nil : "\(path) cannot be read: no permission."
+        case .special:
             return "\(path) is not a plain file (a pipe, a socket or a device)."
+        }
+    }
+}
+
+/// What a path is once its links are followed, and whether it is a link itself: the one reading of a path that
+/// the folder walk and `PathCheck` share.
+enum PathKind: Equatable {
+    case missing
+    /// A link whose target does not exist; `cycle` when following it never ends (ELOOP).
+    case brokenLink(cycle: Bool)
+    case folder
+    /// A plain file; `readable` by this process (as `access(2)` says, so root reads every file).
+    case file(readable: Bool)
+    /// A pipe, a socket or a device: reading one could block or never end.
+    case special
+
+    static func of(_ path: String) -> (kind: PathKind, isLink: Bool) {
+        var link = stat(), target = stat()
+        guard lstat(path, &link) == 0 else { return (.missing, false) }
+        let isLink = link.st_mode & S_IFMT == S_IFLNK
+        if isLink {
+            guard stat(path, &target) == 0 else { return (.brokenLink(cycle: errno == ELOOP), true) }
+        } else {
+            target = link
+        }
+        switch target.st_mode & S_IFMT {
+        case S_IFDIR: return (.folder, isLink)
+        case S_IFREG: return (.file(readable: access(path, R_OK) == 0), isLink)
+        default: return (.special, isLink)
         }
     }
 }

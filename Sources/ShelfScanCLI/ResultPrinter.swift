@@ -75,7 +75,8 @@ struct ResultPrinter: Sendable {
         }
     }
 
-    /// With --json, one line listing the files the folder walk left out, each with its path and reason.
+    /// With --json, one last line listing the files the batch left out (the folder walk's, and photos over the
+    /// pixel limit), each with its path and reason.
     func printLeftOut(_ files: [LeftOutFile]) {
         guard json, !files.isEmpty else { return }
         write(SuccessResponse(data: LeftOutFiles(leftOut: files), meta: .now(provider: readerName)))
