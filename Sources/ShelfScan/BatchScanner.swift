@@ -18,11 +18,12 @@ public struct BatchScanner: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         var summary = BatchSummary()
-        summary.skippedNonImages = source.skippedNonImages
+        summary.leftOut = source.leftOut
         await onEvent(.started(totalPhotos: source.photos.count + source.missing.count))
         var index = 0
         for missing in source.missing {
-            let outcome = PhotoOutcome.failed(path: missing, reason: "No such file or folder: \(missing)")
+            let reason = PathCheck.problem(missing, folderAllowed: true) ?? "No such file or folder: \(missing)."
+            let outcome = PhotoOutcome.failed(path: missing, reason: reason)
             summary.add(outcome)
             await onEvent(.finished(index: index, outcome: outcome))
             index += 1

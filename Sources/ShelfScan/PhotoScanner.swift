@@ -94,6 +94,9 @@ public struct PhotoScanner: Sendable {
             }
             scan.elapsed = clock.now - start
             return .scanned(scan)
+        } catch let error as ShelfImageError where error.code == .tooManyPixels {
+            if claimed, let library { try? library.releasePhoto(contentHash: hash, worker: Self.workerID) }
+            return .leftOut(LeftOutFile(path: path, reason: .overPixelLimit))
         } catch {
             if claimed, let library { try? library.releasePhoto(contentHash: hash, worker: Self.workerID) }
             return .failed(path: path, reason: "\(error)")

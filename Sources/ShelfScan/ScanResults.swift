@@ -35,6 +35,8 @@ public enum PhotoOutcome: Sendable {
     case scanned(PhotoScan)
     case skipped(path: String, contentHash: String)
     case failed(path: String, reason: String)
+    /// Not scanned, for a reason that is the photo's and no fault of the batch (over the pixel limit).
+    case leftOut(LeftOutFile)
 }
 
 /// One photo's scan: the spines found, what was filed.
@@ -65,7 +67,9 @@ public struct BatchSummary: Sendable, Equatable {
     public var scanned = 0
     public var skipped = 0
     public var failed = 0
-    public var skippedNonImages = 0
+    /// Files not taken, each with why, in path order: those the folder walk passed over and the photos
+    /// left out when their turn came.
+    public var leftOut: [LeftOutFile] = []
     public var spinesFound = 0
     public var booksRead = 0
     public var pendingInQueue: Int?
@@ -93,6 +97,9 @@ public struct BatchSummary: Sendable, Equatable {
             }
         case .skipped: skipped += 1
         case .failed: failed += 1
+        case .leftOut(let file):
+            let at = leftOut.firstIndex { $0.path > file.path } ?? leftOut.endIndex
+            leftOut.insert(file, at: at)
         }
     }
 }

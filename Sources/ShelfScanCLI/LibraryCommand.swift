@@ -2,6 +2,7 @@ import ArgumentParser
 import BookModel
 import Foundation
 import Library
+import ShelfScan
 
 /// `shelfscan library`: what is in the library, and moving it in and out.
 struct LibraryCommand: ParsableCommand {
@@ -110,6 +111,7 @@ struct LibraryImportCommand: ParsableCommand {
     func run() throws {
         let out = CommandOutput(options: output)
         try out.reportingErrors {
+            if let problem = PathCheck.problem(file) { throw LibraryError.importFailed(problem) }
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             let store = try library.openStore()
             let isJSON = file.lowercased().hasSuffix(".json") || data.first(where: { !" \n\r\t".utf8.contains($0) }) == UInt8(ascii: "{")

@@ -62,6 +62,8 @@ actor ProgressDisplay {
             return "\(counter) \(path): already filed, skipped (use --rescan to scan again)"
         case .failed(let path, let reason):
             return "\(counter) \(path): failed: \(reason)"
+        case .leftOut(let file):
+            return "\(counter) \(file.path): left out, \(ResultPrinter.phrase(file.reason, count: 1))"
         }
     }
 

@@ -28,13 +28,15 @@ struct ResultPrinter: Sendable {
             var meta = ResponseMeta.now(provider: readerName)
             meta.requestId = path
             write(ErrorResponse(error: ErrorBody(message: reason, code: "SCAN_FAILED", details: .object(["path": .string(path)])), meta: meta))
+        case .leftOut:
+            break // listed with the files the folder walk left out, after the batch (`printLeftOut`)
         }
     }
 
     func printSummary(_ summary: BatchSummary) {
-        var parts = ["\(summary.scanned) scanned", "\(summary.skipped) skipped", "\(summary.failed) failed"]
-        if summary.skippedNonImages > 0 { parts.append("\(summary.skippedNonImages) non-image files ignored") }
+        let parts = ["\(summary.scanned) scanned", "\(summary.skipped) skipped", "\(summary.failed) failed"]
         var line = "Photos: " + parts.joined(separator: ", ")
+        if let leftOut = Self.leftOutSentence(summary.leftOut) { line += ". " + leftOut }
         line += String(format: ". Spines found: %d, books read: %d", summary.spinesFound, summary.booksRead)
         if let pending = summary.pendingInQueue { line += ", pending review: \(pending)" }
         if let tokens = summary.tokens {
@@ -49,6 +51,35 @@ struct ResultPrinter: Sendable {
         if let pending = summary.pendingInQueue, pending > 0 {
             FileHandle.standardError.write(Data("Review them with: shelfscan review\n".utf8))
         }
+    }
+
+    /// "Left out 3 files: 2 not photos, 1 broken link", reasons in a fixed order; nil when nothing was left out.
+    static func leftOutSentence(_ files: [LeftOutFile]) -> String? {
+        guard !files.isEmpty else { return nil }
+        let parts = LeftOutFile.Reason.allCases.compactMap { reason -> String? in
+            let n = files.count { $0.reason == reason }
+            return n == 0 ? nil : "\(n) \(phrase(reason, count: n))"
+        }
+        return "Left out \(files.count) \(files.count == 1 ? "file" : "files"): " + parts.joined(separator: ", ")
+    }
+
+    /// What `count` files left out for `reason` are, in words that follow the number.
+    static func phrase(_ reason: LeftOutFile.Reason, count: Int) -> String {
+        switch reason {
+        case .notAPhoto: count == 1 ? "not a photo" : "not photos"
+        case .hidden: "hidden"
+        case .unreadable: "unreadable"
+        case .brokenLink: count == 1 ? "broken link" : "broken links"
+        case .linkNotFollowed: count == 1 ? "link not followed" : "links not followed"
+        case .overPixelLimit: "over the pixel limit"
+        }
+    }
+
+    /// With --json, one last line listing the files the batch left out (the folder walk's, and photos over the
+    /// pixel limit), each with its path and reason.
+    func printLeftOut(_ files: [LeftOutFile]) {
+        guard json, !files.isEmpty else { return }
+        write(SuccessResponse(data: LeftOutFiles(leftOut: files), meta: .now(provider: readerName)))
     }
 
     /// A failure before any photo was read (bad setup): one line, or the error envelope with --json.
@@ -67,4 +98,9 @@ struct ResultPrinter: Sendable {
         data.append(0x0A)
         FileHandle.standardOutput.write(data)
     }
+}
+
+/// The `data` of `scan --json`'s left-out line.
+struct LeftOutFiles: Sendable, Codable {
+    var leftOut: [LeftOutFile]
 }

@@ -68,6 +68,9 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Scan photos already filed again, replacing their pending Works (verified ones are kept).")
     var rescan = false
 
+    @Flag(help: "In folders, leave symbolic links to photos and folders out (they are counted in the summary).")
+    var noFollowLinks = false
+
     @Option(help: ArgumentHelp("Drop detected spines below this confidence (0...1).", valueName: "x"))
     var minConfidence: Double = 0
 
@@ -128,7 +131,7 @@ struct ScanCommand: AsyncParsableCommand {
                 // Detection still runs, but finds more boxes on walls and cabinet sides without it: say so once.
                 EnrichOptions.stderrNotice("Finding spines without the text cue: the PP-OCR models are not in the model cache (scripts/setup.sh fetches them).")
             }
-            let source = PhotoSource(paths: paths, excluding: scanner.library.map(Self.libraryFiles) ?? [])
+            let source = PhotoSource(paths: paths, excluding: scanner.library.map(Self.libraryFiles) ?? [], followLinks: !noFollowLinks)
             let display = ProgressDisplay(mode: ProgressDisplay.mode(json: json, quiet: output.quiet))
             let printer = ResultPrinter(json: json, readerName: reader.rawValue)
             let summary = await BatchScanner(scanner: scanner).run(source) { event in
@@ -136,6 +139,7 @@ struct ScanCommand: AsyncParsableCommand {
                 if case .finished(_, let outcome) = event { printer.print(outcome) }
             }
             await display.finish()
+            printer.printLeftOut(summary.leftOut)
             if !json && !output.quiet { printer.printSummary(summary) }
             if let enricher = scanner.enricher, !json, !output.quiet { EnrichOptions.printSummary(enricher) }
             if summary.failed > 0 { throw ExitCode.failure }

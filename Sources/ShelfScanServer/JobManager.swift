@@ -233,6 +233,9 @@ actor JobManager {
             return filedResult(contentHash: hash, photoIndex: photoIndex)
         case .failed(_, let reason):
             return PhotoResult(outcome: .failed, reason: Self.publicReason(reason), width: nil, height: nil, books: [])
+        case .leftOut:
+            // Uploads are refused over the server's pixel limit before a job exists; this is the scanner's own.
+            return PhotoResult(outcome: .failed, reason: "The photo has more pixels than the scanner decodes.", width: nil, height: nil, books: [])
         }
     }
 

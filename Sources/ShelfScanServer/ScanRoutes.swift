@@ -13,14 +13,16 @@ struct ScanRoutes: Sendable {
 
     // MARK: v3
 
-    /// 202 once the job is on disk: `{jobId, status: "queued", streamUrl, statusUrl, resultsUrl, token}`.
+    /// 202 once the job is on disk: `{jobId, status: "queued", streamUrl, statusUrl, resultsUrl, token}`, and
+    /// `leftOut` when the request carried files in fields that are not read.
     func submit(_ request: Request, context: ServerContext) async throws -> Response {
-        let photos = try await uploads.multipartPhotos(request)
-        let (job, token) = try await jobs.submit(photos, api: .v3)
+        let upload = try await uploads.multipartPhotos(request)
+        let (job, token) = try await jobs.submit(upload.photos, api: .v3)
         let id = job.id.uuidString.lowercased()
         return try JSONResponse.envelope(Accepted(jobId: id, status: job.status, streamUrl: "/v3/jobs/scans/\(id)/stream",
                                                   statusUrl: "/v3/jobs/scans/\(id)", resultsUrl: "/v3/jobs/scans/\(id)/results",
-                                                  token: token, totalCount: job.totalCount),
+                                                  token: token, totalCount: job.totalCount,
+                                                  leftOut: upload.leftOut.isEmpty ? nil : upload.leftOut),
                                          status: .accepted, context: context, headers: [.location: "/v3/jobs/scans/\(id)"])
     }
 
@@ -32,6 +34,8 @@ struct ScanRoutes: Sendable {
         var resultsUrl: String
         var token: String
         var totalCount: Int
+        /// Absent when every file was read.
+        var leftOut: [LeftOutPart]?
     }
 
     func status(_ request: Request, context: ServerContext) async throws -> Response {

@@ -20,8 +20,9 @@ struct UploadReader: Sendable {
         maxPixels = configuration.maxPixels
     }
 
-    /// v3: `multipart/form-data` with the photos in fields named `photos[]` (or `photos`); other fields are ignored.
-    func multipartPhotos(_ request: Request) async throws -> [UploadedPhoto] {
+    /// v3: `multipart/form-data` with the photos in fields named `photos[]` (or `photos`). Other fields are not
+    /// read; the files among them are named in the answer, so a client that used the wrong field learns it.
+    func multipartPhotos(_ request: Request) async throws -> MultipartUpload {
         let contentType = request.headers[.contentType] ?? ""
         guard contentType.lowercased().hasPrefix("multipart/form-data") else {
             throw Problem.badRequest("UNSUPPORTED_CONTENT_TYPE",
@@ -32,16 +33,23 @@ struct UploadReader: Sendable {
         }
         let body = try await collect(request)
         let parts = try Self.parts(body, boundary: boundary)
-        let photoParts = parts.filter { ["photos[]", "photos", "photo", "image"].contains($0.name ?? "") }
+        let photoFields = ["photos[]", "photos", "photo", "image"]
+        let photoParts = parts.filter { photoFields.contains($0.name ?? "") }
+        let leftOut = parts.compactMap { part in
+            part.filename.flatMap { photoFields.contains(part.name ?? "") ? nil : LeftOutPart(field: part.name ?? "", filename: $0) }
+        }
         guard !photoParts.isEmpty else {
-            throw Problem.badRequest("NO_PHOTOS", "The request carries no photo: add one or more files in fields named photos[].")
+            let elsewhere = leftOut.isEmpty ? ""
+                : " (" + leftOut.map { "\($0.filename) came in field \($0.field.isEmpty ? "without a name" : $0.field)" }.joined(separator: ", ") + ")"
+            throw Problem.badRequest("NO_PHOTOS", "The request carries no photo\(elsewhere): add one or more files in fields named photos[].")
         }
         guard photoParts.count <= maxPhotos else {
             throw Problem.badRequest("TOO_MANY_PHOTOS", "\(photoParts.count) photos in one request; at most \(maxPhotos) are accepted. Split them over several jobs.")
         }
-        return try photoParts.enumerated().map { index, part in
+        let photos = try photoParts.enumerated().map { index, part in
             try check(part.body, name: part.filename, label: "photo \(index + 1)\(part.filename.map { " (\($0))" } ?? "")")
         }
+        return MultipartUpload(photos: photos, leftOut: leftOut)
     }
 
     /// v1: the raw image bytes as the body, `Content-Type: image/*`.
@@ -152,4 +160,16 @@ struct UploadReader: Sendable {
         }
         return nil
     }
+}
+
+/// The photos of a v3 upload, and the files it carried in fields that are not read.
+struct MultipartUpload: Sendable {
+    var photos: [UploadedPhoto]
+    var leftOut: [LeftOutPart]
+}
+
+/// A file sent in a multipart field other than photos[], so not scanned.
+struct LeftOutPart: Encodable, Sendable, Equatable {
+    var field: String
+    var filename: String
 }

@@ -175,6 +175,31 @@ import Testing
         #expect(partial.status == 0 && partial.stdout.contains("1 imported") && partial.stdout.contains("skipped line 3: title"))
         #expect(partial.stdout.contains("skipped line 4: a quoted field is never closed"))
         let nonsense = try run(["library", "import", dir.appendingPathComponent("nope.csv").path, "--library", fresh])
-        #expect(nonsense.status != 0 && nonsense.stderr.hasPrefix("error: Cannot read"))
+        #expect(nonsense.status != 0 && nonsense.stderr.hasPrefix("error: Import failed: No such file or folder: "), "\(nonsense.stderr)")
+    }
+
+    /// An export reached through a link imports like the file itself; a link to nothing, a folder or a pipe is one clear line.
+    @Test(.enabled(if: ShelfscanProcess.binary != nil))
+    func libraryImportFollowsLinksAndNamesWhatIsWrongWithAPath() throws {
+        let dir = try ReviewFixture.tempDir()
+        let fresh = dir.appendingPathComponent("fresh.sqlite").path
+        let csv = dir.appendingPathComponent("books.csv")
+        try Data("Title,Author\nDune,Frank Herbert\n".utf8).write(to: csv)
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("linked.csv").path, withDestinationPath: "books.csv")
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("gone.csv").path, withDestinationPath: "nowhere.csv")
+        try fm.createDirectory(at: dir.appendingPathComponent("exports"), withIntermediateDirectories: true)
+        try #require(mkfifo(dir.appendingPathComponent("pipe.csv").path, 0o644) == 0)
+
+        let linked = try run(["library", "import", dir.appendingPathComponent("linked.csv").path, "--library", fresh])
+        #expect(linked.status == 0 && linked.stdout.contains("1 imported, 0 merged"), "\(linked.stderr)")
+        for (name, problem) in [("gone.csv", "gone.csv is a link to nowhere.csv, which does not exist."),
+                                ("exports", "exports is a folder; name the file inside it."),
+                                ("pipe.csv", "pipe.csv is not a plain file (a pipe, a socket or a device).")] {
+            let result = try run(["library", "import", dir.appendingPathComponent(name).path, "--library", fresh])
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("error: Import failed: ") && result.stderr.hasSuffix(problem + "\n"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
     }
 }

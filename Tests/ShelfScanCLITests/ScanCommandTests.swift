@@ -88,7 +88,7 @@ struct ScanCommandTests {
         #expect(!run.signalled)
         #expect(run.stderr.contains("broken.jpg: failed"))
         #expect(run.stderr.contains("cut.JPG: failed"))
-        #expect(run.stderr.contains("2 scanned, 0 skipped, 2 failed, 1 non-image files ignored"))
+        #expect(run.stderr.contains("2 scanned, 0 skipped, 2 failed. Left out 1 file: 1 not a photo."))
         // Every spine found in the two good photos is pending review, and nothing else.
         let found = try #require(Self.spinesFound(run.stderr))
         #expect(found > 0)

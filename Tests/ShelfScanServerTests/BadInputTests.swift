@@ -40,7 +40,8 @@ struct BadInputTests {
                            400, "MALFORMED_MULTIPART")
         Self.expectProblem(try await client.send("POST", "/v3/jobs/scans", headers: [("Content-Type", "multipart/form-data; boundary=other")], body: whole),
                            400, "MALFORMED_MULTIPART")
-        Self.expectProblem(try await client.submit([photo], field: "attachment"), 400, "NO_PHOTOS")
+        let noPhotos = Self.expectProblem(try await client.submit([photo], field: "attachment"), 400, "NO_PHOTOS")
+        #expect((noPhotos["detail"] as? String)?.contains("(shelf-0.jpg came in field attachment)") == true, "\(noPhotos)")
         // Too many photos
         Self.expectProblem(try await client.submit([photo, photo, photo]), 400, "TOO_MANY_PHOTOS")
         // Per-photo and per-request size
@@ -74,6 +75,28 @@ struct BadInputTests {
         let jobs = URL(fileURLWithPath: server.library).deletingPathExtension().appendingPathExtension("jobs").path
         #expect(try FileManager.default.contentsOfDirectory(atPath: jobs).isEmpty)
         #expect(server.process.isRunning)
+    }
+
+    @Test func filesInFieldsThatAreNotReadAreNamedInTheAnswer() async throws {
+        let server = try ServerProcess.start(["--rate-limit", "0"])
+        let client = Client(server)
+        defer { Task { try? await client.shutdown() } }
+        let (body, contentType) = Multipart.body([("photos[]", "shelf.jpg", try Samples.drawn(seed: 4)),
+                                                  ("attachment", "notes.pdf", Data("%PDF-1.4".utf8))])
+        let accepted = try await client.send("POST", "/v3/jobs/scans", headers: [("Content-Type", contentType)], body: body)
+        #expect(accepted.status == 202, "\(accepted.text)")
+        #expect(accepted.data["totalCount"] as? Int == 1)
+        let leftOut = try #require(accepted.data["leftOut"] as? [[String: String]], "\(accepted.text)")
+        #expect(leftOut == [["field": "attachment", "filename": "notes.pdf"]])
+        let jobID = try #require(accepted.data["jobId"] as? String)
+        #expect(try await client.events("/v3/jobs/scans/\(jobID)/stream").last?.name == "completed")
+
+        // A request whose files all came in photos[] says nothing of the kind
+        let plain = try await client.submit([try Samples.drawn(seed: 5)])
+        #expect(plain.status == 202)
+        #expect(plain.data["leftOut"] == nil)
+        let plainID = try #require(plain.data["jobId"] as? String)
+        #expect(try await client.events("/v3/jobs/scans/\(plainID)/stream").last?.name == "completed")
     }
 
     @Test func aServerTokenGuardsEveryRoute() async throws {
