@@ -10,7 +10,14 @@ public enum Overlay {
         let thick = max(1, min(image.width, image.height) / 400)
         for row in result.rows {
             for y in [row.top, row.bottom] {
-                canvas.dashedLine(y: y * h, slope: row.slope * h / w, colour: (0, 160, 255), thickness: thick)
+                if let turns = result.quarterTurns, turns != 0 {
+                    // Rows of a photo taken sideways run up or down it: each edge back in the photo's coordinates.
+                    let a = SpineLayout.photoPoint(fromUpright: Point(x: 0, y: y), turns: turns)
+                    let b = SpineLayout.photoPoint(fromUpright: Point(x: 1, y: y), turns: turns)
+                    canvas.line(Point(x: a.x * w, y: a.y * h), Point(x: b.x * w, y: b.y * h), colour: (0, 160, 255), thickness: thick)
+                } else {
+                    canvas.dashedLine(y: y * h, slope: row.slope * h / w, colour: (0, 160, 255), thickness: thick)
+                }
             }
         }
         for (n, s) in result.spines.enumerated() {
