@@ -100,7 +100,9 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
-            ]
+            ],
+            // The browser pages' style sheet and script (plain files, no build step).
+            resources: [.copy("Pages")]
         ),
 
         // MARK: Command line

@@ -45,12 +45,7 @@ struct LibrarySearch: SearchProvider {
         guard !words.isEmpty else { return [] }
         var hits: [SearchHit] = []
         for s in try store.librarySummaries() {
-            let tokens = TextNormalization.tokens(([s.title] + s.authors).joined(separator: " "))
-            let found = words.filter { w in tokens.contains { $0.hasPrefix(w) } }.count
-            guard found == words.count else { continue }
-            // Whole-word matches rank above prefixes, shorter titles above longer ones.
-            let whole = words.filter { tokens.contains($0) }.count
-            let score = (Double(found) + Double(whole)) / Double(2 * words.count) - Double(tokens.count) * 0.001
+            guard let score = BookFinder.score(words, title: s.title, authors: s.authors) else { continue }
             hits.append(SearchHit(source: name, title: s.title, authors: s.authors, isbn: nil, workID: s.id, score: score))
         }
         return Array(hits.sorted { $0.score > $1.score }.prefix(limit))

@@ -14,7 +14,7 @@ public struct Shelfscan: AsyncParsableCommand {
               shelfscan review
             """,
         version: version,
-        subcommands: [ScanCommand.self, ReviewCommand.self, LibraryCommand.self, MatchCommand.self, ImageCommand.self, ServeCommand.self]
+        subcommands: [ScanCommand.self, ReviewCommand.self, LibraryCommand.self, FindCommand.self, MatchCommand.self, ImageCommand.self, ServeCommand.self]
     )
 
     public init() {}

@@ -46,10 +46,12 @@ public struct ShelfScanServer: Sendable {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ProblemMiddleware<ServerContext>())
+        router.add(middleware: BrowserSessionMiddleware(serverToken: configuration.token.flatMap { $0.isEmpty ? nil : $0 }))
         router.add(middleware: AuthMiddleware(serverToken: configuration.token.flatMap { $0.isEmpty ? nil : $0 }, jobs: jobs))
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(perMinute: configuration.submissionsPerMinute,
                                                                          burst: configuration.submissionBurst)))
         register(router, jobs: jobs, library: library)
+        WebPages(library: library).register(router)
 
         let app = Application(
             router: router,

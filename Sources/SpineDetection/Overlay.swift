@@ -31,6 +31,21 @@ public enum Overlay {
         }
         return canvas.image
     }
+
+    /// One spine outlined so a person finds it on the whole shelf: a dark band under a bright one, so the
+    /// line shows on light and dark spines alike.
+    /// - Parameter polygon: the spine's corners, normalized to `image` (origin top-left), in drawing order.
+    public static func outline(_ image: RGBImage, polygon: [Point]) -> RGBImage {
+        guard polygon.count >= 3 else { return image }
+        var canvas = Canvas(image)
+        let thick = max(2, max(image.width, image.height) / 300)
+        let pts = polygon.map { Point(x: $0.x * Double(image.width), y: $0.y * Double(image.height)) }
+        let bands: [(colour: (UInt8, UInt8, UInt8), thickness: Int)] = [((0, 0, 0), thick * 2 + 2), ((255, 230, 0), thick)]
+        for (colour, t) in bands {
+            for i in pts.indices { canvas.line(pts[i], pts[(i + 1) % pts.count], colour: colour, thickness: t) }
+        }
+        return canvas.image
+    }
 }
 
 struct Canvas {

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The door a browser comes through. A browser cannot set `Authorization` on a page it opens or an image
+/// it loads, and a token in a URL ends up in history and logs; so when a server token is set, the pages ask
+/// for it once (`/login`) and keep it in an HttpOnly, SameSite=Strict cookie (no script reads it, no other
+/// site's page sends it). For the JSON routes the cookie stands for `Authorization: Bearer`, so the review
+/// page's calls pass the same token check as any client's.
+///
+/// It serves `/login` and the pages' static files itself (before any token check: the login page needs its
+/// style sheet), and refuses the pages and their pictures without the token whatever route group they land in.
+struct BrowserSessionMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let serverToken: String?
+
+    static let cookieName = "shelfscan_session"
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        if path == "/login" { return try await login(request, context: context) }
+        if path.hasPrefix(WebPages.assetPrefix), request.method == .get { return try PageAssets.response(path) }
+        var request = request
+        if request.headers[.authorization] == nil, let cookie = Self.cookieToken(request.headers) {
+            var head = request.head
+            head.headerFields[.authorization] = "Bearer \(cookie)"
+            request = Request(head: head, body: request.body)
+        }
+        if let serverToken, WebPages.isPage(path) {
+            let credential = AuthMiddleware.credential(request)
+            guard let credential, constantTimeEqual(credential, serverToken) else {
+                guard request.method == .get, !path.hasPrefix(WebPages.picturePrefix) else { throw Problem.unauthorized }
+                return PageHTML.response(PageHTML.login(next: request.uri.description, failed: false), status: .unauthorized)
+            }
+        }
+        return try await next(request, context)
+    }
+
+    /// GET: the form (or straight on when no token is set); POST: checks the token, sets the cookie and
+    /// sends the browser back where it was going.
+    private func login(_ request: Request, context: Context) async throws -> Response {
+        let next = request.uri.queryParameters.get("next").map { String($0) }
+        guard request.method == .post else {
+            guard serverToken != nil else { return Self.redirect(to: next) }
+            return PageHTML.response(PageHTML.login(next: Self.safeNext(next), failed: false))
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: 8 << 10)
+        let form = Self.formFields(String(buffer: body))
+        let target = Self.safeNext(form["next"] ?? next)
+        guard let serverToken else { return Self.redirect(to: target) }
+        guard let token = form["token"], constantTimeEqual(token, serverToken) else {
+            return PageHTML.response(PageHTML.login(next: target, failed: true), status: .unauthorized)
+        }
+        var response = Self.redirect(to: target)
+        response.headers[HTTPField.Name.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+        return response
+    }
+
+    /// The cookie's value, when the browser sent one.
+    static func cookieToken(_ headers: HTTPFields) -> String? {
+        for field in headers[values: .cookie] {
+            for pair in field.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName {
+                    let value = parts[1].trimmingCharacters(in: .whitespaces)
+                    return value.isEmpty ? nil : value
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Only a path on this server: `//evil.example` or `https://…` would make the login page an open redirect.
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"), next != "/login",
+              !next.hasPrefix("/login?") else { return "/review" }
+        return next
+    }
+
+    static func redirect(to target: String?) -> Response {
+        Response(status: .seeOther, headers: [.location: safeNext(target), .cacheControl: "no-store"])
+    }
+
+    /// `application/x-www-form-urlencoded` fields: `+` is a space, then percent escapes.
+    static func formFields(_ body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
+}

@@ -1,0 +1,194 @@
+// The review page: the next pending Work and the terminal review's keys, deciding through the same
+// /v3/review routes (and so the same library rules, revisions and undo journal) as any other client.
+// Every value from the library is put in with textContent or value, never as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = { work: null, offset: 0, pending: 0, editing: false, decided: 0, started: Date.now(), busy: false };
+
+async function call(method, path, body) {
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const text = await response.text();
+  let json = null;
+  try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+  if (response.status === 401) { location.href = "/login?next=" + encodeURIComponent(location.pathname); }
+  return { status: response.status, ok: response.ok, json };
+}
+
+function say(message) {
+  const alert = $("alert");
+  alert.textContent = message || "";
+  alert.hidden = !message;
+}
+
+function percent(value) { return typeof value === "number" ? Math.round(value * 100) + "%" : "–"; }
+
+function endLine() {
+  const minutes = Math.max((Date.now() - state.started) / 60000, 1 / 60);
+  $("end").textContent = state.decided + " decided · " + (state.decided / minutes).toFixed(1) + " per minute · " + state.pending + " left";
+}
+
+async function load(workId) {
+  state.editing = false;
+  let id = workId;
+  if (id === undefined) {
+    const page = await call("GET", "/v3/review/works?limit=1&offset=" + state.offset);
+    if (!page.ok) { say(page.json && page.json.detail ? page.json.detail : "The queue cannot be read."); return; }
+    state.pending = page.json.data.pending;
+    if (page.json.data.works.length === 0 && state.offset > 0) { state.offset = 0; return load(); }
+    if (page.json.data.works.length === 0) { show(null); return; }
+    id = page.json.data.works[0].id;
+  }
+  const detail = await call("GET", "/v3/review/works/" + id);
+  if (!detail.ok) { say(detail.json && detail.json.detail ? detail.json.detail : "That book cannot be read."); return; }
+  show(detail.json.data);
+}
+
+function show(work) {
+  state.work = work;
+  $("item").hidden = !work;
+  endLine();
+  if (!work) {
+    $("position").textContent = "Nothing waits for review.";
+    return;
+  }
+  $("position").textContent = state.pending + " waiting · book " + (state.offset + 1);
+  const authors = (work.authors || []).map((a) => a.name);
+  $("title").value = work.work.title === "Unread spine" ? "" : work.work.title;
+  $("title").placeholder = work.work.title === "Unread spine" ? "Nothing was read: type the title" : "";
+  $("authors").value = authors.join("; ");
+  setEditing(false);
+  const spine = work.spine || {};
+  $("raw").textContent = spine.rawText || spine.readError || "(nothing read)";
+  $("reading-confidence").textContent = percent(spine.readingConfidence);
+  $("detection-confidence").textContent = percent(spine.detectionConfidence);
+  const list = $("duplicate-list");
+  list.replaceChildren();
+  for (const d of work.duplicates || []) {
+    const item = document.createElement("li");
+    item.textContent = d.title + (d.authors.length ? " — " + d.authors.join(", ") : "") + " (" + percent(d.similarity) + " alike, #" + d.id + ")";
+    list.appendChild(item);
+  }
+  $("duplicates").hidden = list.children.length === 0;
+  drawCrop(work);
+  $("shelf").hidden = !spine.photoContentHash;
+  $("shelf").src = "/pages/works/" + work.id + "/shelf.jpg?revision=" + work.revision;
+}
+
+// The crop at full resolution, turned as the terminal review turns it: a standing spine a quarter turn
+// counter-clockwise, half a turn more when the reader found the title running up the spine.
+function drawCrop(work) {
+  const canvas = $("crop");
+  if (!work.cropUrl) { canvas.hidden = true; return; }
+  canvas.hidden = false;
+  const image = new Image();
+  image.onload = () => {
+    const lying = work.spine && typeof work.spine.lying === "boolean" ? work.spine.lying : image.width > image.height;
+    const turns = (lying ? 0 : -1) + (work.spine && work.spine.textRunsUp ? 2 : 0);
+    const quarter = ((turns % 4) + 4) % 4;
+    const sideways = quarter % 2 === 1;
+    canvas.width = sideways ? image.height : image.width;
+    canvas.height = sideways ? image.width : image.height;
+    const context = canvas.getContext("2d");
+    context.translate(canvas.width / 2, canvas.height / 2);
+    context.rotate(quarter * Math.PI / 2);
+    context.drawImage(image, -image.width / 2, -image.height / 2);
+  };
+  image.src = work.cropUrl;
+}
+
+function setEditing(on) {
+  state.editing = on;
+  $("title").readOnly = !on;
+  $("authors").readOnly = !on;
+  $("edit-hint").hidden = !on;
+  if (on) { $("title").focus(); $("title").select(); }
+}
+
+// One decision through the library's rules; a refusal (stale revision, invalid title) is shown as it came.
+async function decide(action, body) {
+  if (!state.work || state.busy) return;
+  state.busy = true;
+  try {
+    const payload = Object.assign({ revision: state.work.revision }, body || {});
+    const answer = await call("POST", "/v3/review/works/" + state.work.id + "/" + action, payload);
+    if (answer.ok) {
+      say("");
+      state.decided += 1;
+      await load();
+    } else if (answer.status === 409) {
+      say("Not saved: " + (answer.json ? answer.json.detail : "the book changed since it was shown.") + " It is shown again as it stands now.");
+      // A Work another reviewer already decided leaves the queue: show the next one instead.
+      const current = await call("GET", "/v3/review/works/" + state.work.id);
+      if (current.ok && current.json.data.work.reviewStatus === "needsReview") { show(current.json.data); } else { await load(); }
+    } else {
+      say("Not saved: " + (answer.json && answer.json.detail ? answer.json.detail : "the server said " + answer.status + "."));
+    }
+  } finally {
+    state.busy = false;
+  }
+}
+
+function saveEdit() {
+  const authors = $("authors").value.split(";").map((s) => s.trim()).filter((s) => s.length > 0);
+  decide("edit", { title: $("title").value.trim(), authors });
+}
+
+async function undo() {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    const answer = await call("POST", "/v3/review/undo", {});
+    if (!answer.ok) { say(answer.json && answer.json.detail ? answer.json.detail : "Nothing to undo."); return; }
+    say("");
+    state.decided = Math.max(0, state.decided - 1);
+    const restored = answer.json.data.restoredWorkIds;
+    await load(restored.length ? restored[0] : undefined);
+  } finally {
+    state.busy = false;
+  }
+}
+
+function skip() {
+  state.offset += 1;
+  if (state.offset >= state.pending) state.offset = 0;
+  say("");
+  load();
+}
+
+function search() {
+  const box = document.querySelector(".bar input[name=q]");
+  if (state.work && !box.value) box.value = $("title").value;
+  box.focus();
+  box.select();
+}
+
+const actions = { v: () => decide("verify"), e: () => setEditing(true), r: () => decide("reject"), s: skip, u: undo, "/": search };
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const inField = event.target instanceof HTMLInputElement;
+  if (state.editing && inField && event.target.closest("#fields")) {
+    if (event.key === "Enter") { event.preventDefault(); saveEdit(); }
+    if (event.key === "Escape") { event.preventDefault(); show(state.work); }
+    return;
+  }
+  if (inField || event.target instanceof HTMLButtonElement && event.key === "Enter") return;
+  const key = event.key === "Enter" ? "v" : event.key;
+  if (actions[key]) { event.preventDefault(); actions[key](); }
+});
+
+for (const button of document.querySelectorAll(".actions button")) {
+  button.addEventListener("click", () => {
+    if (button.dataset.key === "e" && state.editing) { saveEdit(); return; }
+    actions[button.dataset.key]();
+  });
+}
+$("fields").addEventListener("submit", (event) => { event.preventDefault(); if (state.editing) saveEdit(); });
+
+load();
