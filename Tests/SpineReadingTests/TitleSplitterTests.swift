@@ -34,16 +34,13 @@ struct TitleSplitterTests {
         #expect(s.authors == ["FRANK HERBERT"])
     }
 
-    @Test("A surname alone in capitals beside a mixed-case title is the author")
+    @Test("A surname alone in capitals, in smaller print than the mixed-case title, is the author")
     func capitalsSurname() {
-        let s = split([line("PALAHNIUK", y: 0), line("Invéntate algo", y: 30)])
+        let s = split([line("PALAHNIUK", y: 0, h: 14), line("Invéntate algo", y: 30, h: 24)])
         #expect(s.title == "Invéntate algo")
         #expect(s.authors == ["PALAHNIUK"])
-        // Given name and surname on separate lines are one name.
-        let two = split([line("CHUCK", y: 0), line("Fantasmas", y: 30), line("PALAHNIUK", y: 60)])
-        #expect(two.title == "Fantasmas")
-        #expect(two.authors.count == 1)
-        // All in capitals: nothing tells a one-word title from a surname, so nothing is taken for a name.
+        // All in capitals and one size: nothing tells a one-word title from a surname the lexicon lacks, so
+        // nothing is taken for a name (a title word made author was a failure on real shelves).
         #expect(split([line("SNUFF", y: 0), line("PALAHNIUK", y: 30)]).authors.isEmpty)
     }
 
