@@ -126,16 +126,23 @@ enum TitleSplitter {
         return [word]
     }
 
-    /// Title and authors of a reading: stickers and stray marks out, then `SpineTagger` labels the runs of
-    /// each segment. The title is the title runs in the largest print (a subtitle in smaller print stays out),
-    /// in reading order; when nothing was labelled title, the run likeliest to be one. `footAtStart` says
-    /// which end of the reading is the spine's foot, where publishers and stickers sit (nil: unknown).
+    /// Title and authors of a reading: call-number labels and stray marks out, then `SpineTagger` labels the
+    /// runs of each segment. What is left of a sticker once its marks are cut ("N 833 Par" to "Par") goes
+    /// whole, or it would be taken for a short title. The title is the title runs in the largest print (a
+    /// subtitle in smaller print stays out), in reading order; when nothing was labelled title, the run
+    /// likeliest to be one. `footAtStart` says which end of the reading is the spine's foot, where
+    /// publishers and stickers sit (nil: unknown).
     static func split(_ segments: [Segment], footAtStart: Bool? = nil, tagger: SpineTagger = .shipped) -> Split {
         let cleaned = segments.compactMap { segment -> Segment? in
             let c = Segment(words: withoutLabels(segment.words))
-            return c.words.isEmpty || isNoise(c.text) ? nil : c
+            if c.words.isEmpty || isNoise(c.text) { return nil }
+            if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
+            return c
         }
-        let runs = tagger.runs(cleaned, footAtStart: footAtStart)
+        var runs = tagger.runs(cleaned, footAtStart: footAtStart)
+        // A label stuck to a run's end ("Agua cerrada TeaN") comes off.
+        for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
+        runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
         guard !runs.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
