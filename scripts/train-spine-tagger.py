@@ -9,7 +9,7 @@ place along the spine, which lines are one printed run). Writes three files the 
     spine-tagger-v1.json the fitted network (standardisation, two layers), the labels and the cut penalty
 
     pip install -r scripts/requirements-training.txt   # Faker, NumPy, scikit-learn: training only
-    scripts/train-spine-tagger.py [--dataset ../shared/datasets/library-dataset] [--spines 60000] [--seed 1]
+    scripts/train-spine-tagger.py [--dataset ../shared/datasets/library-dataset] [--spines 16000] [--seed 1]
 
 Data, all read at training time, none copied into the repository:
 - the Library Dataset's catalogue.csv (MIT): 15k real title/author records, their call numbers ("tag") and series,
@@ -337,7 +337,7 @@ def assemble(runs):
         titles = [max(candidates, key=lambda r: r["p"][0])]
     top = max(r["size"] for r in titles)
     title = " ".join(r["text"] for r in titles if r["size"] >= 0.8 * top)
-    authors = [r["text"].strip(":,") for r in runs if r["label"] == 1 and r not in titles]
+    authors = [r["text"].strip(":,") for r in runs if r["label"] == 1 and not any(r is t for t in titles)]
     return title, authors
 
 
@@ -698,7 +698,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dataset", default=os.path.join(os.path.dirname(__file__), "../../shared/datasets/library-dataset"))
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "../models/reading"))
-    ap.add_argument("--spines", type=int, default=60000)
+    ap.add_argument("--spines", type=int, default=16000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden", type=int, default=32)
     args = ap.parse_args()

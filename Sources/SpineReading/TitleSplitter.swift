@@ -1,8 +1,9 @@
 import Foundation
 
-/// Splits what Tesseract read on a spine into title, authors and the rest. Spines print the title biggest
-/// and the author as a name, in either order, with publisher marks and call numbers around them; this
-/// guesses from text size and name patterns and keeps everything in the raw text for the catalogue matcher.
+/// Splits what a reader read on a spine into title, authors and the rest. Spines print the title biggest
+/// and the author as a name, in either order, with publisher marks and call numbers around them: the lines
+/// are cut into segments here (gaps, separators, joined words) and `SpineTagger` labels their runs from
+/// words and layout. Everything stays in the raw text for the catalogue matcher and the review.
 enum TitleSplitter {
     /// A run of words printed together: a line, or part of a line cut at a wide gap.
     struct Segment: Equatable {

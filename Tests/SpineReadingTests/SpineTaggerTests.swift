@@ -7,15 +7,9 @@ import Testing
 /// wide one. Each case is a kind of failure the word rules made on unseen photos.
 @Suite("Spine tagger: title, author, publisher, series and noise")
 struct SpineTaggerTests {
-    /// One line of words of height `h` at row `y`, starting at `x0`, with letters as wide as 0.6 of the height.
+    /// One line of words of height `h` at row `y`, starting at `x0`, letters 0.6 of the height wide.
     func line(_ text: String, y: Int = 0, h: Int = 20, x0: Int = 0) -> OCRLine {
-        var x = x0
-        let words = text.components(separatedBy: " ").map { (t: String) -> OCRWord in
-            let width = Int((0.6 * Double(h) * Double(t.count)).rounded())
-            defer { x += width + h / 3 }
-            return OCRWord(text: t, confidence: 92, left: x, top: y, right: x + width, bottom: y + h, fromDictionary: false)
-        }
-        return OCRLine(words: words, left: x0, top: y, right: x, bottom: y + h)
+        ocrLine(text, y: y, h: h, x0: x0, letterWidth: 0.6 * Double(h), gap: h / 3)
     }
 
     /// Blocks along one row of a thin spine, apart by twice the larger letter height of the two: separate

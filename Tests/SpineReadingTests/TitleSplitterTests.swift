@@ -4,15 +4,7 @@ import Testing
 /// The title/author split on what real spines print, line by line as a reader hands them over.
 @Suite("Title and author split")
 struct TitleSplitterTests {
-    /// One line of words of height `h` at row `y`, laid out left to right with one space between words.
-    func line(_ text: String, y: Int = 0, h: Int = 20, x0: Int = 0) -> OCRLine {
-        var x = x0
-        let words = text.components(separatedBy: " ").map { (t: String) -> OCRWord in
-            defer { x += 12 * t.count + 8 }
-            return OCRWord(text: t, confidence: 90, left: x, top: y, right: x + 12 * t.count, bottom: y + h, fromDictionary: false)
-        }
-        return OCRLine(words: words, left: x0, top: y, right: x, bottom: y + h)
-    }
+    func line(_ text: String, y: Int = 0, h: Int = 20, x0: Int = 0) -> OCRLine { ocrLine(text, y: y, h: h, x0: x0) }
 
     func split(_ lines: [OCRLine]) -> TitleSplitter.Split { TitleSplitter.split(TitleSplitter.segments(lines)) }
 
