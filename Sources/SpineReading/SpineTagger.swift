@@ -23,7 +23,6 @@ struct SpineTagger: Sendable {
         var text: String { words.map(\.text).joined(separator: " ") }
     }
 
-    let features: [String]
     let mean: [Double], scale: [Double]
     let hidden: Int
     let w1: [Double], b1: [Double], w2: [Double], b2: [Double]
@@ -54,7 +53,6 @@ struct SpineTagger: Sendable {
               f.w1.count == f.features.count * f.hidden, f.b1.count == f.hidden, f.w2.count == f.hidden * f.labels.count,
               f.b2.count == f.labels.count, f.labels.count >= 5
         else { throw CocoaError(.fileReadCorruptFile) }
-        features = f.features
         mean = f.mean; scale = f.scale; hidden = f.hidden
         w1 = f.w1; b1 = f.b1; w2 = f.w2; b2 = f.b2
         classes = f.labels.count
