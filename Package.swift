@@ -50,7 +50,7 @@ let package = Package(
 
         // MARK: Domain
         // The versioned files under models/ (detector parameters, prompts, answer schemas), as resources.
-        .target(name: "ShelfModels", path: "models", resources: [.copy("detection"), .copy("prompts"), .copy("ocr"), .copy("spine")]),
+        .target(name: "ShelfModels", path: "models", resources: [.copy("detection"), .copy("prompts"), .copy("ocr"), .copy("spine"), .copy("reading")]),
         .target(name: "ShelfImage", dependencies: ["CImageCodecs", "CPixelLoops"]),
         // ONNX Runtime's C API, bound by hand and loaded by path at run time (the PyPI wheel ships no headers).
         .target(name: "OnnxRuntime", dependencies: ["OnnxGraph"]),

@@ -6,6 +6,8 @@
 //   swift run -c release eval-reading --ablation   Tesseract once per preparation step, to see what each gains
 //   swift run -c release eval-reading --compare    Tesseract baseline vs default only
 //   swift run -c release eval-reading --reader ppocr --ppocr-variants   PP-OCR once per setting, to see what each costs
+//   swift run -c release eval-reading --annotations  the title/author split alone, on the held-out scenes' real
+//                                                  commercial-OCR lines of spine_annotations.csv
 //   options: --reader tesseract|ppocr|both (default both)  --lang eng+spa  --limit N  --dump  --set samples|real
 //
 // Figures per reader and set:
@@ -33,6 +35,59 @@ let readerChoice = value("--reader") ?? "both"
 
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 let dataset = root.appendingPathComponent("../shared/datasets/library-dataset").standardizedFileURL
+
+// --annotations: the split alone, on the real commercial-OCR readings of spine_annotations.csv (one line per
+// spine, no layout). Only the held-out scenes (photo names without their last "_N", sorted, every second from
+// the second), whose books scripts/train-spine-tagger.py never trains on nor puts in its lexicon.
+if args.contains("--annotations") {
+    let path = dataset.appendingPathComponent("spine_annotations.csv").path
+    guard let bytes = FileManager.default.contents(atPath: path) else {
+        print("eval-reading: \(path) absent")
+        exit(1)
+    }
+    let records = CSVReader.read(Array(bytes)).records
+    let header = records.first?.fields ?? []
+    let col = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    guard let imageCol = col["image_name"], let titleCol = col["title"], let authorCol = col["author"],
+          let ocrCol = col["ocr"], let notBookCol = col["not_book"] else {
+        print("eval-reading: \(path) lacks the expected columns")
+        exit(1)
+    }
+    func scene(_ image: String) -> String {
+        let stem = (image as NSString).deletingPathExtension
+        guard let cut = stem.lastIndex(of: "_") else { return stem }
+        return String(stem[..<cut])
+    }
+    let rows = records.dropFirst().filter { $0.fields.count == header.count }
+    let scenes = Set(rows.map { scene($0.fields[imageCol]) }).sorted()
+    let held = Set(scenes.enumerated().filter { $0.offset % 2 == 1 }.map(\.element))
+    var n = 0, titles = 0, withAuthor = 0, authors = 0
+    for row in rows where held.contains(scene(row.fields[imageCol])) {
+        let f = row.fields
+        let ocr = f[ocrCol].trimmingCharacters(in: .whitespaces)
+        guard f[notBookCol] != "True", !ocr.isEmpty else { continue }
+        let truth = f[titleCol].components(separatedBy: " : ")[0].trimmingCharacters(in: .whitespaces)
+        let split = SpineTextSplit.split(lines: [ocr])
+        n += 1
+        if Similarity.ratio(split.title ?? "", truth) >= 0.8 { titles += 1 }
+        // "Orteu, Francesc": right when one of the authors read holds the surname as a word.
+        let surname = f[authorCol].split(separator: ",").first.map { TextNormalization.tokens(String($0)) } ?? []
+        if !surname.isEmpty {
+            withAuthor += 1
+            if split.authors.contains(where: { author in
+                let words = TextNormalization.tokens(author)
+                return surname.allSatisfy { s in words.contains { Similarity.ratio($0, s) >= 0.8 } }
+            }) { authors += 1 }
+        }
+        if dump {
+            print("\(Similarity.ratio(split.title ?? "", truth) >= 0.8 ? "OK " : "   ")truth=\"\(truth)\" / \"\(f[authorCol])\" read=\"\(split.title ?? "-")\" authors=\(split.authors) ocr=\"\(ocr)\"")
+        }
+    }
+    print(String(format: "annotations (held-out scenes: %d of %d, %d spines with OCR): title %.1f%% (%d)  author %.1f%% (%d/%d)",
+                 held.count, scenes.count, n, 100 * Double(titles) / Double(max(1, n)), titles,
+                 100 * Double(authors) / Double(max(1, withAuthor)), authors, withAuthor))
+    exit(0)
+}
 
 var sets: [(String, [TruthCrop])] = []
 @MainActor func load(_ name: String, _ pairs: [(URL, URL)]) {

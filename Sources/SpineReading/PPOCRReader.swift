@@ -169,7 +169,8 @@ enum PPOCRSpine {
         }
         ocrLines = rows(ocrLines)
         let raw = ocrLines.map(\.text).joined(separator: "\n")
-        return (TitleSplitter.split(TitleSplitter.segments(ocrLines)), raw, flip)
+        // Flipped, the text runs up the spine: the reading starts at its foot.
+        return (TitleSplitter.split(TitleSplitter.segments(ocrLines), footAtStart: flip), raw, flip)
     }
 
     /// The detector sometimes cuts one printed line at a space; pieces on one row with no more than a

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Splits what Tesseract read on a spine into title, authors and the rest. Spines print the title biggest
-/// and the author as a name, in either order, with publisher marks and call numbers around them; this
-/// guesses from text size and name patterns and keeps everything in the raw text for the catalogue matcher.
+/// Splits what a reader read on a spine into title, authors and the rest. Spines print the title biggest
+/// and the author as a name, in either order, with publisher marks and call numbers around them: the lines
+/// are cut into segments here (gaps, separators, joined words) and `SpineTagger` labels their runs from
+/// words and layout. Everything stays in the raw text for the catalogue matcher and the review.
 enum TitleSplitter {
     /// A run of words printed together: a line, or part of a line cut at a wide gap.
     struct Segment: Equatable {
@@ -30,7 +31,7 @@ enum TitleSplitter {
     static func segments(_ lines: [OCRLine]) -> [Segment] {
         var out: [Segment] = []
         for var line in lines {
-            line.words = line.words.flatMap(splitAtSeparators).flatMap(splitJoinedName)
+            line.words = line.words.flatMap(splitAtSeparators).flatMap(splitAtColon).flatMap { splitJoinedName($0) }
             var current: [OCRWord] = []
             for var word in line.words {
                 // "Padura/ EL HOMBRE...": a slash separates author and title as a gap would.
@@ -85,101 +86,82 @@ enum TitleSplitter {
         return out
     }
 
-    /// "UlrikeKeller-Knobelspies": OCR lost the space after a given name; put it back so the name is seen.
-    static func splitJoinedName(_ word: OCRWord) -> [OCRWord] {
+    /// "Scheidegger:Mariannes": a colon between author and title with the space after it lost. The word is
+    /// cut after the colon, which stays on the first piece; unlike a slash it does not end the segment, as a
+    /// colon also ends a title before its subtitle: the tagger weighs it.
+    static func splitAtColon(_ word: OCRWord) -> [OCRWord] {
+        let chars = Array(word.text)
+        guard let i = chars.firstIndex(of: ":"), i >= 2, i < chars.count - 2,
+              chars[(i + 1)...].contains(where: \.isLetter), chars[..<i].contains(where: \.isLetter)
+        else { return [word] }
+        var first = word, rest = word
+        let cut = word.left + (word.right - word.left) * (i + 1) / chars.count
+        first.text = String(chars[...i]); first.right = cut
+        rest.text = String(chars[(i + 1)...]); rest.left = cut
+        return [first] + splitAtColon(rest)
+    }
+
+    /// "UlrikeKeller-Knobelspies", "MICKHERRON": OCR lost the space after a given name; put it back so the
+    /// name is seen. In capitals nothing marks where the name ends, so the rest must be a known surname and
+    /// the whole not a word of its own.
+    static func splitJoinedName(_ word: OCRWord, lexicon: SpineLexicon = .shipped) -> [OCRWord] {
         let chars = Array(word.text)
         guard chars.count >= 6, chars[0].isUppercase else { return [word] }
-        for i in 3..<(chars.count - 2) where chars[i].isUppercase && chars[i - 1].isLowercase && chars[i + 1].isLowercase {
-            let given = String(chars[..<i])
-            guard FirstNames.contains(given) else { continue }
+        let capitals = chars.allSatisfy { !$0.isLetter || $0.isUppercase }
+        if capitals && !lexicon.kinds(word.text).isEmpty { return [word] }
+        for i in 3..<(chars.count - 2) {
+            let given = String(chars[..<i]), surname = String(chars[i...])
+            if capitals {
+                guard surname.count >= 4, lexicon.has(given, .given), !lexicon.has(given, .common),
+                      lexicon.has(surname, .surname) else { continue }
+            } else {
+                guard chars[i].isUppercase && chars[i - 1].isLowercase && chars[i + 1].isLowercase, FirstNames.contains(given)
+                else { continue }
+            }
             var first = word, rest = word
             let cut = word.left + (word.right - word.left) * i / chars.count
             first.text = given; first.right = cut
-            rest.text = String(chars[i...]); rest.left = cut
+            rest.text = surname; rest.left = cut
             return [first, rest]
         }
         return [word]
     }
 
-    static func split(_ segments: [Segment]) -> Split {
-        // Library labels and stray marks out; then each segment into author name and the rest.
-        var parts: [(segment: Segment, isName: Bool)] = []
-        var minor: [Segment] = []
-        for segment in segments {
-            let cleaned = Segment(words: withoutLabels(segment.words))
-            guard !cleaned.words.isEmpty, !isNoise(cleaned.text) else { continue }
-            // Four letters or fewer ("N Pal", "Tea N", a stray "wed") or a publisher's name alone ("HEYNE",
-            // "Penguin Books"): a label or a fragment, kept only when nothing longer was read.
-            if cleaned.text.filter({ $0.isLetter || $0.isNumber }).count <= 4 || Publishers.isPublisher(cleaned.text) {
-                minor.append(cleaned)
-                continue
-            }
-            for piece in splitAtCaseChange(cleaned) {
-                if Publishers.isPublisher(piece.segment.text) { continue }  // "... Herzenhoren HEYNE"
-                parts += piece.isName ? [(piece.segment, true)] : splitName(piece.segment)
-            }
+    /// Title and authors of a reading: call-number labels and stray marks out, then `SpineTagger` labels the
+    /// runs of each segment. What is left of a sticker once its marks are cut ("N 833 Par" to "Par") goes
+    /// whole, or it would be taken for a short title. The title is the title runs in the largest print (a
+    /// subtitle in smaller print stays out), in reading order; when nothing was labelled title, the run
+    /// likeliest to be one. `footAtStart` says which end of the reading is the spine's foot, where
+    /// publishers and stickers sit (nil: unknown).
+    static func split(_ segments: [Segment], footAtStart: Bool? = nil, tagger: SpineTagger = .shipped) -> Split {
+        let cleaned = segments.compactMap { segment -> Segment? in
+            let c = Segment(words: withoutLabels(segment.words))
+            if c.words.isEmpty || isNoise(c.text) { return nil }
+            if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
+            return c
         }
-        if parts.isEmpty { parts = minor.map { ($0, false) } }
-        guard !parts.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
-        // A surname alone in capitals ("PALAHNIUK") beside a title in mixed case is the author: spines set
-        // the two apart by case as often as by size.
-        if parts.contains(where: { !$0.isName && $0.segment.text.contains(where: \.isLowercase) }) {
-            for i in parts.indices where !parts[i].isName && isCapitalsSurname(parts[i].segment) {
-                parts[i].isName = true
-            }
+        var runs = tagger.runs(cleaned, footAtStart: footAtStart)
+        // A label stuck to a run's end ("Agua cerrada TeaN") comes off.
+        for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
+        runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
+        guard !runs.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
+        var titles = runs.indices.filter { runs[$0].label == .title }
+        if titles.isEmpty {
+            let candidates = runs.indices.filter { runs[$0].label != .noise }
+            let pool = candidates.isEmpty ? Array(runs.indices) : candidates
+            titles = [pool.max { runs[$0].probabilities[0] < runs[$1].probabilities[0] }!]
         }
-        // Name pieces of one word each on separate lines ("CHUCK" / "PALAHNIUK") are one name.
-        let single = parts.indices.filter { parts[$0].isName }
-        if single.count == 2, single.allSatisfy({ parts[$0].segment.words.count == 1 }) {
-            parts[single[0]].segment = Segment(words: parts[single[0]].segment.words + parts[single[1]].segment.words)
-            parts.remove(at: single[1])
-        }
-        let names = parts.filter(\.isName).map(\.segment)
-        var others = parts.filter { !$0.isName }.map(\.segment)
-        // A short title ("DUNE") beside the author's name: the short pieces are all that is left to be it.
-        if others.isEmpty && !names.isEmpty { others = minor }
-        // The title: the biggest print that is not a name; a name only when nothing else was read.
-        let pool = others.isEmpty ? names : others
-        let maxSize = pool.map(\.size).max() ?? 0
-        let titleParts = pool.filter { $0.size >= 0.8 * maxSize }
-        let title = titleParts.map(\.text).joined(separator: " ")
-        let authors = others.isEmpty ? [] : names.map { tidyName($0.text) }
+        let top = titles.map { runs[$0].size }.max()!
+        let titleRuns = titles.map { runs[$0] }.filter { $0.size >= 0.8 * top }
+        let title = titleRuns.map(\.text).joined(separator: " ")
+        let authors = runs.indices.filter { runs[$0].label == .author && !titles.contains($0) }
+            .map { tidyName(runs[$0].text.trimmingCharacters(in: CharacterSet(charactersIn: ":,"))) }
+            .filter { !$0.isEmpty }
+        let words = titleRuns.flatMap(\.words)
         let titleChars = title.filter { $0.isLetter || $0.isNumber }.count
-        let chars = titleParts.reduce(0) { $0 + $1.text.count }
-        var confidence = chars == 0 ? 0 : titleParts.reduce(0) { $0 + $1.confidence * Double($1.text.count) } / Double(chars)
+        var confidence = Segment(words: words).confidence
         if titleChars < 4 { confidence *= 0.5 }
         return Split(title: titleChars == 0 ? nil : title, authors: authors, confidence: min(1, max(0, confidence)))
-    }
-
-    /// One word of five or more letters, all capitals, no digits: how spines print a surname alone.
-    static func isCapitalsSurname(_ segment: Segment) -> Bool {
-        guard segment.words.count == 1 else { return false }
-        let letters = segment.text.filter(\.isLetter)
-        return letters.count >= 5 && letters.count == segment.text.filter({ !".,'’-".contains($0) }).count
-            && letters.allSatisfy(\.isUppercase)
-    }
-
-    /// "ESCRITOS CORSARIOS Pasolini", "PALAHNIUK Invéntate algo": a run in capitals beside a run in mixed
-    /// case are two things printed differently, usually title and author. Cut where the case style changes,
-    /// when the shorter side is one or two capitalised words (the author's name) and the other side longer.
-    static func splitAtCaseChange(_ segment: Segment) -> [(segment: Segment, isName: Bool)] {
-        let words = segment.words
-        guard words.count >= 3 else { return [(segment, false)] }
-        func caps(_ w: OCRWord) -> Bool {
-            let letters = w.text.filter(\.isLetter)
-            return letters.count >= 2 && letters.allSatisfy(\.isUppercase)
-        }
-        let styles = words.map(caps)
-        for cut in [1, 2, words.count - 2, words.count - 1] where cut > 0 && cut < words.count {
-            let head = words[..<cut], tail = words[cut...]
-            let (short, long) = head.count <= tail.count ? (head, tail) : (tail, head)
-            guard short.count <= 2, long.count >= 2 else { continue }
-            let shortStyle = styles[short.startIndex], longStyles = Set(styles[long.startIndex..<long.endIndex])
-            guard short.allSatisfy({ caps($0) == shortStyle }), longStyles == [!shortStyle] else { continue }
-            guard short.allSatisfy({ $0.text.first?.isUppercase == true && $0.text.filter(\.isLetter).count >= 3 }) else { continue }
-            return [(Segment(words: Array(head)), head.count == short.count), (Segment(words: Array(tail)), head.count != short.count)]
-        }
-        return [(segment, false)]
     }
 
     /// "NPam", "TeaN", "ueaN": a call-number sticker read as one word. Real words do not put a capital after
@@ -220,46 +202,6 @@ enum TitleSplitter {
             out.removeLast()
         }
         return out
-    }
-
-    /// Spine lines often run "Author Title" or "Title Author" with no gap: a two- or three-word run at either
-    /// end that starts with a given name or initials is taken for the author.
-    static func splitName(_ segment: Segment) -> [(segment: Segment, isName: Bool)] {
-        let words = segment.words
-        if looksLikeName(segment.text) { return [(segment, true)] }
-        guard words.count >= 3 else { return [(segment, false)] }
-        func isNameRun(_ run: ArraySlice<OCRWord>) -> Bool {
-            guard let first = run.first else { return false }
-            return (FirstNames.contains(first.text) || FirstNames.isInitial(first.text)) && looksLikeName(run.map(\.text).joined(separator: " "))
-        }
-        // Prefix: prefer three words only when the title then starts with a function word ("... El meu").
-        for n in [4, 3, 2] where words.count > n {
-            let prefix = words[..<n]
-            if n >= 3 && !particleOrArticle(words[n].text) && !(n == 4 && hasParticle(prefix)) { continue }
-            if isNameRun(prefix) {
-                return [(Segment(words: Array(prefix)), true), (Segment(words: Array(words[n...])), false)]
-            }
-        }
-        for n in [4, 3, 2] where words.count > n {
-            let suffix = words[(words.count - n)...]
-            if isNameRun(suffix) {
-                return [(Segment(words: Array(words[..<(words.count - n)])), false), (Segment(words: Array(suffix)), true)]
-            }
-        }
-        return [(segment, false)]
-    }
-
-    private static let articles: Set<String> = [
-        "el", "la", "los", "las", "lo", "un", "una", "the", "a", "an", "les", "els", "l", "le", "il", "der", "die", "das",
-    ]
-
-    /// "TERESA DE LA PARRA": a name with a particle inside.
-    static func hasParticle(_ words: ArraySlice<OCRWord>) -> Bool {
-        words.dropFirst().contains { particles.contains($0.text.lowercased()) }
-    }
-
-    static func particleOrArticle(_ word: String) -> Bool {
-        articles.contains(word.lowercased().trimmingCharacters(in: .punctuationCharacters))
     }
 
     /// Call numbers, prices, years and single letters: printed on spines, never a title.

@@ -30,3 +30,15 @@ func reader(_ kind: ReaderConfiguration.Kind, _ server: FakeVisionServer, key: S
 }
 
 func temporaryDirectory() throws -> URL { try ScratchDirectory.make("spine-reading") }
+
+/// One text line as a reader hands it over: words of height `h` at row `y`, from `x0` on, each letter
+/// `letterWidth` wide and the words `gap` apart.
+func ocrLine(_ text: String, y: Int = 0, h: Int = 20, x0: Int = 0, letterWidth: Double = 12, gap: Int = 8) -> OCRLine {
+    var x = x0
+    let words = text.components(separatedBy: " ").map { (t: String) -> OCRWord in
+        let width = Int((letterWidth * Double(t.count)).rounded())
+        defer { x += width + gap }
+        return OCRWord(text: t, confidence: 90, left: x, top: y, right: x + width, bottom: y + h, fromDictionary: false)
+    }
+    return OCRLine(words: words, left: x0, top: y, right: x, bottom: y + h)
+}

@@ -4,15 +4,7 @@ import Testing
 /// The title/author split on what real spines print, line by line as a reader hands them over.
 @Suite("Title and author split")
 struct TitleSplitterTests {
-    /// One line of words of height `h` at row `y`, laid out left to right with one space between words.
-    func line(_ text: String, y: Int = 0, h: Int = 20, x0: Int = 0) -> OCRLine {
-        var x = x0
-        let words = text.components(separatedBy: " ").map { (t: String) -> OCRWord in
-            defer { x += 12 * t.count + 8 }
-            return OCRWord(text: t, confidence: 90, left: x, top: y, right: x + 12 * t.count, bottom: y + h, fromDictionary: false)
-        }
-        return OCRLine(words: words, left: x0, top: y, right: x, bottom: y + h)
-    }
+    func line(_ text: String, y: Int = 0, h: Int = 20, x0: Int = 0) -> OCRLine { ocrLine(text, y: y, h: h, x0: x0) }
 
     func split(_ lines: [OCRLine]) -> TitleSplitter.Split { TitleSplitter.split(TitleSplitter.segments(lines)) }
 
@@ -34,16 +26,13 @@ struct TitleSplitterTests {
         #expect(s.authors == ["FRANK HERBERT"])
     }
 
-    @Test("A surname alone in capitals beside a mixed-case title is the author")
+    @Test("A surname alone in capitals, in smaller print than the mixed-case title, is the author")
     func capitalsSurname() {
-        let s = split([line("PALAHNIUK", y: 0), line("Invéntate algo", y: 30)])
+        let s = split([line("PALAHNIUK", y: 0, h: 14), line("Invéntate algo", y: 30, h: 24)])
         #expect(s.title == "Invéntate algo")
         #expect(s.authors == ["PALAHNIUK"])
-        // Given name and surname on separate lines are one name.
-        let two = split([line("CHUCK", y: 0), line("Fantasmas", y: 30), line("PALAHNIUK", y: 60)])
-        #expect(two.title == "Fantasmas")
-        #expect(two.authors.count == 1)
-        // All in capitals: nothing tells a one-word title from a surname, so nothing is taken for a name.
+        // All in capitals and one size: nothing tells a one-word title from a surname the lexicon lacks, so
+        // nothing is taken for a name (a title word made author was a failure on real shelves).
         #expect(split([line("SNUFF", y: 0), line("PALAHNIUK", y: 30)]).authors.isEmpty)
     }
 

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import SpineReading
+
+/// The split on what real home-shelf spines print, as PP-OCR hands it over: lines in the reading frame (the
+/// text running left to right), each with its height, on one row along a thin spine or in rows across a
+/// wide one. Each case is a kind of failure the word rules made on unseen photos.
+@Suite("Spine tagger: title, author, publisher, series and noise")
+struct SpineTaggerTests {
+    /// One line of words of height `h` at row `y`, starting at `x0`, letters 0.6 of the height wide.
+    func line(_ text: String, y: Int = 0, h: Int = 20, x0: Int = 0) -> OCRLine {
+        ocrLine(text, y: y, h: h, x0: x0, letterWidth: 0.6 * Double(h), gap: h / 3)
+    }
+
+    /// Blocks along one row of a thin spine, apart by twice the larger letter height of the two: separate
+    /// boxes to the text detector.
+    func along(_ blocks: [(String, Int)]) -> [OCRLine] {
+        var x = 0, last = 0
+        return blocks.map { text, h in
+            let l = line(text, h: h, x0: x + 2 * max(last, h))
+            x = l.right
+            last = h
+            return l
+        }
+    }
+
+    func split(_ lines: [OCRLine], footAtStart: Bool? = nil) -> TitleSplitter.Split {
+        TitleSplitter.split(TitleSplitter.segments(PPOCRSpine.rows(lines)), footAtStart: footAtStart)
+    }
+
+    @Test("An author's name glued to the title is split off, with or without a colon or a space")
+    func authorGluedToTitle() {
+        let herron = split([line("MICKHERRON SLOW HORSES", h: 30)])
+        #expect(herron.title == "SLOW HORSES")
+        #expect(herron.authors == ["MICK HERRON"])
+        let scheidegger = split([line("Urs Scheidegger:Mariannes Geburtstag", h: 24)])
+        #expect(scheidegger.title == "Mariannes Geburtstag")
+        #expect(scheidegger.authors == ["Urs Scheidegger"])
+        let roth = split([line("Roth: Ernst und heiter", h: 24)])
+        #expect(roth.title == "Ernst und heiter")
+        #expect(roth.authors == ["Roth"])
+        let rollin = split([line("Betty Rollin Dieses eine Leben", h: 24)])
+        #expect(rollin.title == "Dieses eine Leben")
+        #expect(rollin.authors == ["Betty Rollin"])
+    }
+
+    @Test("A publisher or its town at the foot is never the title; the title is not pushed into the authors")
+    func publisherAtTheFoot() {
+        // Text running up the spine: the reading starts at the foot, with the publisher.
+        let insel = split(along([("Insel", 14), ("Der Gott der kleinen Dinge", 30), ("Arundhati Roy", 20)]), footAtStart: true)
+        #expect(insel.title == "Der Gott der kleinen Dinge")
+        #expect(insel.authors == ["Arundhati Roy"])
+        // Running down: the publisher's logo comes last.
+        let lubbe = split(along([("KEN FOLLETT", 22), ("DIE SÄULEN DER ERDE", 34), ("BASTEI LUBBE", 12)]), footAtStart: false)
+        #expect(lubbe.title == "DIE SÄULEN DER ERDE")
+        #expect(lubbe.authors == ["KEN FOLLETT"])
+        let leipzig = split(along([("LEIPZIG", 12), ("Reclam", 12), ("Effi Briest", 30), ("Theodor Fontane", 20)]), footAtStart: true)
+        #expect(leipzig.title == "Effi Briest")
+        #expect(leipzig.authors == ["Theodor Fontane"])
+        // A lowercase logo: "orell fussli" as the OCR reads "orell füssli".
+        let orell = split(along([("Marianne Gronemeyer", 18), ("Das Leben als letzte Gelegenheit", 28), ("orell fussli", 12)]), footAtStart: false)
+        #expect(orell.title == "Das Leben als letzte Gelegenheit")
+        #expect(!orell.authors.contains { $0.lowercased().contains("orell") })
+    }
+
+    @Test("A one-word title in the largest print stays the title; a volume mark is no author")
+    func titleWordNotAuthor() {
+        let sturm = split(along([("Fritz Reuter", 18), ("STURM", 40)]), footAtStart: true)
+        #expect(sturm.title == "STURM")
+        #expect(sturm.authors == ["Fritz Reuter"])
+        let band = split([line("DIE ZEIT DER ZAUBERER", y: 0, h: 32), line("BAND2", y: 40, h: 14)])
+        #expect(band.title == "DIE ZEIT DER ZAUBERER")
+        #expect(band.authors.isEmpty)
+    }
+
+    @Test("A genre line is neither title nor author")
+    func genreLine() {
+        let s = split(along([("dtv", 12), ("KRIMINALROMAN", 12), ("ERBARMEN", 36), ("JUSSI ADLER-OLSEN", 20)]), footAtStart: true)
+        #expect(s.title == "ERBARMEN")
+        #expect(s.authors == ["JUSSI ADLER-OLSEN"])
+    }
+
+    @Test("The largest print is the title, the smaller subtitle is not, and the names below are the authors")
+    func largestPrintIsTitle() {
+        let s = split([
+            line("Attached.", y: 0, h: 44),
+            line("The New Science of Adult Attachment", y: 54, h: 16),
+            line("Amir Levine and Rachel Heller", y: 76, h: 16),
+        ])
+        #expect(s.title == "Attached.")
+        #expect(s.authors.count == 1)
+        #expect(s.authors.first?.contains("Levine") == true)
+    }
+
+    @Test("The shipped lexicon knows names, common words and publishers across languages")
+    func lexicon() {
+        let lexicon = SpineLexicon.shipped
+        #expect(lexicon.isGiven("Jan-Philipp") && lexicon.isGiven("Françoise") && lexicon.isGiven("MICK"))
+        #expect(lexicon.has("Herron", .surname) && lexicon.has("Müller", .surname))
+        #expect(lexicon.has("und", .function) && lexicon.has("Leben", .common))
+        #expect(lexicon.isPublisher("BASTEI LÜBBE") && lexicon.isPublisher("Insel Verlag") && lexicon.isPublisher("Pluriel"))
+        #expect(!lexicon.isPublisher("Der Gott der kleinen Dinge"))
+        #expect(SpineLexicon.key("Scheidegger:") == "scheidegger" && SpineLexicon.phraseKey("Orell Füssli") == "orell fussli")
+    }
+
+    @Test("Joined words are cut where OCR lost the space: after a colon, and after a given name in capitals")
+    func joinedWords() {
+        let word = OCRWord(text: "Scheidegger:Mariannes", confidence: 90, left: 0, top: 0, right: 210, bottom: 20, fromDictionary: false)
+        #expect(TitleSplitter.splitAtColon(word).map(\.text) == ["Scheidegger:", "Mariannes"])
+        let caps = OCRWord(text: "MICKHERRON", confidence: 90, left: 0, top: 0, right: 100, bottom: 20, fromDictionary: false)
+        #expect(TitleSplitter.splitJoinedName(caps).map(\.text) == ["MICK", "HERRON"])
+        // A word of its own is never cut, though it starts with a name.
+        let word2 = OCRWord(text: "MARKETING", confidence: 90, left: 0, top: 0, right: 90, bottom: 20, fromDictionary: false)
+        #expect(TitleSplitter.splitJoinedName(word2).map(\.text) == ["MARKETING"])
+    }
+}
