@@ -30,6 +30,10 @@ actor JobManager {
     /// machine) two scans' decode and detection took every thread, and request handlers, this actor and the
     /// WebSocket and SSE writers waited behind them.
     let scanThreads: DedicatedThreads
+    /// Awaited before each photo of a job is scanned (job, photo index), off the actor. Tests hold a job there
+    /// so that processing, queued and canceled are states they reach on purpose, not by racing a real scan;
+    /// `serve` has none.
+    let gate: (@Sendable (UUID, Int) async -> Void)?
 
     private var jobs: [UUID: ScanJob] = [:]
     private var queue: [UUID] = []
@@ -39,7 +43,9 @@ actor JobManager {
     /// A job interrupted this many times (each a crash or kill mid-job) is failed rather than retried forever.
     static let maxAttempts = 3
 
-    init(scanner: PhotoScanner, library: any LibraryStoring, store: JobStore, concurrentJobs: Int, logger: Logger) {
+    init(scanner: PhotoScanner, library: any LibraryStoring, store: JobStore, concurrentJobs: Int, logger: Logger,
+         gate: (@Sendable (UUID, Int) async -> Void)? = nil) {
+        self.gate = gate
         self.scanner = scanner
         self.library = library
         self.store = store
@@ -154,8 +160,10 @@ actor JobManager {
             update(job)
             let scanner = self.scanner
             let paths = job.photos.indices.map { store.photoURL(job, $0).path }
+            let gate = self.gate
             running[id] = Task(executorPreference: scanThreads) { [weak self] in
                 for (index, path) in paths.enumerated() {
+                    await gate?(id, index)
                     guard let self, !Task.isCancelled else { return }
                     guard await self.needsScan(id, index) else { continue }
                     let outcome = await scanner.scan(photoAt: path)
@@ -234,7 +242,7 @@ actor JobManager {
         case .failed(_, let reason):
             return PhotoResult(outcome: .failed, reason: Self.publicReason(reason), width: nil, height: nil, books: [])
         case .leftOut:
-            // Uploads are refused over the server's pixel limit before a job exists; this is the scanner's own.
+            // Only a folder scan leaves a photo out; `scan(photoAt:)` fails one over the scanner's pixel limit.
             return PhotoResult(outcome: .failed, reason: "The photo has more pixels than the scanner decodes.", width: nil, height: nil, books: [])
         }
     }

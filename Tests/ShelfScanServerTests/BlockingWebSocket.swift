@@ -18,6 +18,8 @@ struct BlockingWebSocket {
         var status = 0
         var headers: [String: String] = [:]
         var texts: [String] = []
+        /// The body of an answer that refused the upgrade (a problem), read by its Content-Length.
+        var body = ""
         /// The server's close frame: its code (nil if it sent none before the connection ended).
         var closeCode: Int?
         /// True when the server ended the TCP connection after the close handshake.
@@ -78,7 +80,12 @@ struct BlockingWebSocket {
             guard let colon = line.firstIndex(of: ":") else { continue }
             transcript.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        guard transcript.status == 101 else { return transcript }
+        guard transcript.status == 101 else {
+            if let length = transcript.headers["content-length"].flatMap(Int.init), let bytes = take(length) {
+                transcript.body = String(decoding: bytes, as: UTF8.self)
+            }
+            return transcript
+        }
 
         for text in send { guard write(frame(opcode: 0x1, Array(text.utf8))) else { transcript.failure = "send failed"; return transcript } }
         var message: [UInt8] = []

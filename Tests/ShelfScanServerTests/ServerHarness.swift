@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import ShelfImage
 import ShelfScanTestSupport
 import Testing
@@ -14,16 +15,21 @@ final class ServerProcess: @unchecked Sendable {
     let process: Process
     let port: Int
     let library: String
+    /// The server token it was started with (nil: none).
+    let token: String?
     private let lines: LineCollector
 
     var base: String { "http://127.0.0.1:\(port)" }
     var log: [String] { lines.snapshot() }
 
     /// Starts the server and waits until it listens. `extra` are more `serve` flags; `environment` adds variables.
+    /// Unless `environment` says otherwise the server has a server token of its own, which `Client` sends, so a
+    /// test reaches every job as the library's owner does; `SHELFSCAN_SERVER_TOKEN: ""` starts one without.
     static func start(library: String? = nil, _ extra: [String] = [], environment: [String: String] = [:]) throws -> ServerProcess {
         let library = try library ?? ShelfscanProcess.temporaryDirectory("serve").appendingPathComponent("library.sqlite").path
         var env = environment
-        if env["SHELFSCAN_SERVER_TOKEN"] == nil { env["SHELFSCAN_SERVER_TOKEN"] = "" }
+        if env["SHELFSCAN_SERVER_TOKEN"] == nil { env["SHELFSCAN_SERVER_TOKEN"] = "harness-\(UUID().uuidString)" }
+        let token = env["SHELFSCAN_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let (process, stderr) = try ShelfscanProcess.start(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--reader", "none", "--library", library] + extra, environment: env)
         let lines = LineCollector(stderr)
@@ -31,7 +37,7 @@ final class ServerProcess: @unchecked Sendable {
         while Date() < deadline {
             if let line = lines.snapshot().first(where: { $0.contains("listening on http://127.0.0.1:") }),
                let port = Int(line.split(separator: ":").last?.prefix { $0.isNumber } ?? "") {
-                return ServerProcess(process: process, port: port, library: library, lines: lines)
+                return ServerProcess(process: process, port: port, library: library, token: token, lines: lines)
             }
             if !process.isRunning { break }
             Thread.sleep(forTimeInterval: 0.05)
@@ -40,9 +46,12 @@ final class ServerProcess: @unchecked Sendable {
         throw HarnessError("shelfscan serve did not start: \(lines.snapshot().joined(separator: "\n"))")
     }
 
-    private init(process: Process, port: Int, library: String, lines: LineCollector) {
-        self.process = process; self.port = port; self.library = library; self.lines = lines
+    private init(process: Process, port: Int, library: String, token: String?, lines: LineCollector) {
+        self.process = process; self.port = port; self.library = library; self.token = token; self.lines = lines
     }
+
+    /// `Authorization` with the server token, for requests sent without `Client`.
+    var authorization: [(String, String)] { token.map { [("Authorization", "Bearer \($0)")] } ?? [] }
 
     /// SIGTERM, then wait.
     func stop() {
@@ -112,14 +121,21 @@ struct Reply: Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// An HTTP client for the tests (AsyncHTTPClient over real sockets).
+/// An HTTP client for the tests (AsyncHTTPClient over real sockets). It sends the server's token on every
+/// request that does not carry an `Authorization` of its own, unless made with `serverToken: false`.
 struct Client: Sendable {
     let http: HTTPClient
     let base: String
+    let token: String?
 
-    init(_ server: ServerProcess) {
+    init(_ server: ServerProcess, serverToken: Bool = true) {
         http = HTTPClient(eventLoopGroupProvider: .singleton)
         base = server.base
+        token = serverToken ? server.token : nil
+    }
+
+    private func authorize(_ headers: inout HTTPHeaders) {
+        if let token, !headers.contains(name: "Authorization") { headers.add(name: "Authorization", value: "Bearer \(token)") }
     }
 
     func shutdown() async throws { try await http.shutdown() }
@@ -128,6 +144,7 @@ struct Client: Sendable {
         var request = HTTPClientRequest(url: base + path)
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        authorize(&request.headers)
         if let body { request.body = .bytes(ByteBuffer(bytes: [UInt8](body))) }
         let response = try await http.execute(request, timeout: .seconds(60))
         let bytes = try await response.body.collect(upTo: 64 << 20)
@@ -152,6 +169,7 @@ struct Client: Sendable {
         var request = HTTPClientRequest(url: base + path)
         request.headers.add(name: "Accept", value: "text/event-stream")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        authorize(&request.headers)
         let response = try await http.execute(request, timeout: .seconds(120))
         guard response.status == .ok else { throw HarnessError("stream answered \(response.status.code)") }
         var events: [SSEEvent] = []
