@@ -192,30 +192,3 @@ struct BlockingWebSocket {
         return (head[0] & 0x80 != 0, head[0] & 0x0F, payload)
     }
 }
-
-extension BlockingWebSocket {
-    /// Sends a plain GET on a thread of its own and reads the raw answer (an SSE stream, say) until `marker`
-    /// appears, then runs `action` on that thread at once: a test that must act at a precise moment of a
-    /// server's work (a kill mid-job) would otherwise act only when the starved cooperative pool lets it.
-    /// - Returns: whether the marker was seen before the answer ended.
-    static func readUntil(port: Int, path: String, headers: [(String, String)] = [], marker: String,
-                          then action: @escaping @Sendable () -> Void, receiveTimeout: Int = 120) async -> Bool {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                var socket = BlockingWebSocket(port: port, receiveTimeout: receiveTimeout)
-                defer { socket.closeSocket() }
-                var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                for (name, value) in headers { request += "\(name): \(value)\r\n" }
-                guard socket.connected, socket.write(Array((request + "\r\n").utf8)) else { return continuation.resume(returning: false) }
-                let wanted = Array(marker.utf8)
-                while socket.buffer.firstRange(of: wanted) == nil {
-                    guard socket.fill() else { return continuation.resume(returning: false) }
-                }
-                action()
-                continuation.resume(returning: true)
-            }
-            thread.name = "test-stream"
-            thread.start()
-        }
-    }
-}

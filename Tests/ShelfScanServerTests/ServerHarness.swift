@@ -50,8 +50,12 @@ final class ServerProcess: @unchecked Sendable {
         self.process = process; self.port = port; self.library = library; self.token = token; self.lines = lines
     }
 
-    /// `Authorization` with the server token, for requests sent without `Client`.
-    var authorization: [(String, String)] { token.map { [("Authorization", "Bearer \($0)")] } ?? [] }
+    /// The log once `count` of its lines satisfy `matching`: the server writes a request's line after answering it,
+    /// so a test that just got its answer may be ahead of the line. Waits for the line itself, not for a time;
+    /// the deadline only ends a wait for a line that never comes.
+    func log(atLeast count: Int, matching: @escaping (String) -> Bool) -> [String] {
+        lines.wait(deadline: Date().addingTimeInterval(60)) { $0.filter(matching).count >= count }
+    }
 
     /// SIGTERM, then wait.
     func stop() {
@@ -76,7 +80,7 @@ struct HarnessError: Error, CustomStringConvertible {
 
 /// Reads a child's stderr on its own thread, keeping every line.
 final class LineCollector: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var lines: [String] = []
     private var partial = Data()
 
@@ -101,6 +105,14 @@ final class LineCollector: @unchecked Sendable {
             lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
             partial = Data(partial[(newline + 1)...])
         }
+        lock.broadcast()
+    }
+
+    /// The lines once `ready` says so of them, or as they are at `deadline`.
+    func wait(deadline: Date, until ready: ([String]) -> Bool) -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        while !ready(lines), lock.wait(until: deadline) {}
+        return lines
     }
 
     func snapshot() -> [String] {
