@@ -69,8 +69,8 @@ struct JobTokenMiddleware: RouterMiddleware {
         let credential = Credential.of(request)
         if Credential.isServerToken(credential, serverToken) { return try await next(request, context) }
         guard let credential else { throw Problem.unauthorized }
-        let raw = context.parameters.get("jobId") ?? request.uri.queryParameters.get("jobId").map { String($0) }
-        guard let id = raw.flatMap(UUID.init(uuidString:)), await jobs.tokenMatches(id, credential) else { throw Problem.unauthorized }
+        let id = context.parameters.get("jobId", as: JobID.self) ?? request.uri.queryParameters.get("jobId", as: JobID.self)
+        guard let id, await jobs.tokenMatches(id.uuid, credential) else { throw Problem.unauthorized }
         return try await next(request, context)
     }
 }

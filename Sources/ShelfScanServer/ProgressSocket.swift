@@ -25,7 +25,7 @@ struct ProgressSocket: Sendable {
         guard let raw = request.uri.queryParameters.get("jobId") else {
             throw Problem.badRequest("MISSING_JOB_ID", "Connect to /ws/progress?jobId=<the job's ID>.")
         }
-        guard let id = UUID(uuidString: String(raw)), await jobs.job(id) != nil else { throw Problem.notFound(job: String(raw)) }
+        guard let id = JobID(rawValue: String(raw)), await jobs.job(id.uuid) != nil else { throw Problem.notFound(job: String(raw)) }
         var headers: HTTPFields = [:]
         if let offered = Credential.webSocketProtocol(request) { headers[.secWebSocketProtocol] = offered }
         return .upgrade(headers)
@@ -36,9 +36,10 @@ struct ProgressSocket: Sendable {
     /// sends a close frame and waits (at most `closeGrace`) for the client's reply, so a client that stopped
     /// reading never keeps the handler, and one that left early stops the forwarding at once.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<ServerContext>) async throws {
-        guard let raw = context.request.uri.queryParameters.get("jobId"), let id = UUID(uuidString: String(raw)),
-              let states = await jobs.subscribe(id) else { return }
-        let jobID = id.uuidString.lowercased()
+        guard let job = context.request.uri.queryParameters.get("jobId", as: JobID.self),
+              let states = await jobs.subscribe(job.uuid) else { return }
+        let id = job.uuid
+        let jobID = job.rawValue
         let send: @Sendable (String, any Encodable & Sendable) async throws -> Void = { type, payload in
             let message = Message(type: type, jobId: jobID, timestamp: Int64(Date().timeIntervalSince1970 * 1000), payload: AnyPayload(value: payload))
             try await outbound.write(.text(String(decoding: try JSONResponse.encoder.encode(message), as: UTF8.self)))

@@ -95,7 +95,7 @@ public struct ShelfScanServer: Sendable {
             .submission: router.group().add(middleware: ServerTokenMiddleware(serverToken: serverToken))
                 .add(middleware: RateLimitMiddleware(limiter: limiter)),
             .decision: router.group().add(middleware: ServerTokenMiddleware(serverToken: serverToken))
-                .add(middleware: DecisionMiddleware(resultsCache: jobs.resultsCache)),
+                .add(middleware: DecisionMiddleware(resultsCache: jobs.resultsReader.cache)),
             .server: router.group().add(middleware: ServerTokenMiddleware(serverToken: serverToken)),
         ]
         let handlers: [String: Handler] = [

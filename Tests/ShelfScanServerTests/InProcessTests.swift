@@ -295,7 +295,7 @@ extension TestResponse {
     static func killedJob(in scene: InProcessScene, attempts: Int, uploadKept: Bool, seed: UInt64) throws -> UUID {
         let store = try JobStore(directory: scene.directory.appendingPathComponent("jobs").path)
         let bytes = [UInt8](try Samples.drawn(seed: seed, width: 320))
-        let job = ScanJob(id: UUID(), api: .v3, tokenHash: JobManager.hash("t"), status: .processing, createdAt: Date(),
+        let job = ScanJob(id: UUID(), api: .v3, tokenHash: JobToken.hash("t"), status: .processing, createdAt: Date(),
                           startedAt: Date(), completedAt: nil,
                           photos: [JobPhoto(file: "photo-1.jpg", originalName: nil, bytes: bytes.count,
                                             contentHash: ContentHash.sha256Hex(bytes), result: nil)],

@@ -57,7 +57,7 @@ struct RestartTests {
         let library = try ShelfscanProcess.temporaryDirectory("restart").appendingPathComponent("library.sqlite").path
         let photos = try (0..<2).map { [UInt8](try Samples.drawn(seed: 700 + UInt64($0), width: 640)) }
         let store = try JobStore(directory: URL(fileURLWithPath: library).deletingPathExtension().appendingPathExtension("jobs").path)
-        let job = ScanJob(id: UUID(), api: .v3, tokenHash: JobManager.hash("job-token"), status: .processing, createdAt: Date(),
+        let job = ScanJob(id: UUID(), api: .v3, tokenHash: JobToken.hash("job-token"), status: .processing, createdAt: Date(),
                           startedAt: Date(), completedAt: nil,
                           photos: photos.enumerated().map { index, bytes in
                               JobPhoto(file: "photo-\(index + 1).jpg", originalName: nil, bytes: bytes.count,
