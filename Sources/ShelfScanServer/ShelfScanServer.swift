@@ -121,7 +121,4 @@ public struct ShelfScanServer: Sendable {
             }
         }
     }
-
-    /// The operation IDs the router was built with (for the test that keeps the document in step).
-    static var registeredOperationIDs: [String] { RouteSpec.all.map(\.operationId) }
 }

@@ -349,3 +349,34 @@ extension TestResponse {
         #expect(try scene.library.works(includePending: true).count == filed)
     }
 }
+
+@Suite struct RouteTableTests {
+    @Test func openAPIDescribesEveryRouteTheRouterAnswersAndNoOther() async throws {
+        let scene = try InProcessScene()
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.test { client in
+            // Given the OpenAPI document the server serves
+            let document = try await client.get("/openapi.json")
+            #expect(document.status == .ok)
+            #expect(document.json["openapi"] as? String == "3.1.0")
+            let paths = try #require(document.json["paths"] as? [String: [String: Any]])
+            let documented = Set(paths.flatMap { path, methods in methods.keys.map { "\($0.uppercased()) \(path)" } })
+            #expect(documented == Set(RouteSpec.all.map { "\($0.method.rawValue) \($0.path)" }))
+
+            // When every documented operation is called (placeholders for parameters)
+            for operation in documented.sorted() {
+                let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)
+                let path = parts[1].replacingOccurrences(of: "{jobId}", with: UUID().uuidString.lowercased())
+                    .replacingOccurrences(of: "{workId}", with: "999999")
+                let reply = try await client.execute(uri: path, method: HTTPRequest.Method(parts[0])!)
+                // Then the router knows it: whatever the status, it is never "no such route", and a failure is a problem
+                let code = reply.json["code"] as? String
+                #expect(code != "ROUTE_NOT_FOUND" && code != "METHOD_NOT_ALLOWED", "\(operation) is documented but not routed")
+                if reply.status.code >= 400 { #expect(reply.headers[.contentType] == Problem.mediaType, "\(operation)") }
+            }
+
+            // And a route the document lacks is not routed either
+            try await client.get("/v3/nothing-here").expectProblem(404, "ROUTE_NOT_FOUND")
+        }
+    }
+}
