@@ -149,6 +149,7 @@ let package = Package(
             dependencies: [
                 "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "Library", "LibraryPostgres", "BookModel", "ShelfImage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "LibraryPostgres", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),

@@ -89,6 +89,18 @@ guard let bound else { print("server did not start"); exit(1) }
 let base = "http://127.0.0.1:\(bound)"
 let http = HTTPClient(eventLoopGroupProvider: .singleton)
 
+/// Job tokens by job ID: a job's routes want its token, as BooksTrack's clients send it. Jobs are submitted
+/// concurrently, hence the lock.
+final class Tokens: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byJob: [String: String] = [:]
+    subscript(id: String) -> String? {
+        get { lock.withLock { byJob[id] } }
+        set { lock.withLock { byJob[id] = newValue } }
+    }
+}
+let tokens = Tokens()
+
 func submit(_ photo: String) async throws -> String {
     let boundary = "bench-\(UUID().uuidString)"
     var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"photos[]\"; filename=\"\(photo)\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
@@ -102,14 +114,18 @@ func submit(_ photo: String) async throws -> String {
     let bytes = try await response.body.collect(upTo: 1 << 20)
     guard response.status == .accepted,
           let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any],
-          let id = (object["data"] as? [String: Any])?["jobId"] as? String else {
+          let id = (object["data"] as? [String: Any])?["jobId"] as? String,
+          let token = (object["data"] as? [String: Any])?["token"] as? String else {
         throw NSError(domain: "bench-serve", code: Int(response.status.code), userInfo: [NSLocalizedDescriptionKey: String(buffer: bytes)])
     }
+    tokens[id] = token
     return id
 }
 
 func status(_ id: String) async throws -> String {
-    let response = try await http.execute(HTTPClientRequest(url: base + "/v3/jobs/scans/\(id)"), timeout: .seconds(60))
+    var request = HTTPClientRequest(url: base + "/v3/jobs/scans/\(id)")
+    request.headers.add(name: "Authorization", value: "Bearer \(tokens[id] ?? "")")
+    let response = try await http.execute(request, timeout: .seconds(60))
     let bytes = try await response.body.collect(upTo: 1 << 20)
     let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any]
     return (object?["data"] as? [String: Any])?["status"] as? String ?? "?"
@@ -151,7 +167,7 @@ local paths = {\(loaded.map { "\"\($0)\"" }.joined(separator: ", "))}
 local i = 0
 request = function()
   i = i + 1
-  return wrk.format("GET", paths[(i % 2) + 1])
+  return wrk.format("GET", paths[(i % 2) + 1], {["Authorization"] = "Bearer \(tokens[warm] ?? "")"})
 end
 """.write(to: script, atomically: true, encoding: .utf8)
 let wrk = Process()

@@ -39,7 +39,8 @@ public struct BatchScanner: Sendable {
                 guard next < source.photos.count else { return }
                 let path = source.photos[next]
                 next += 1
-                group.addTask { (path, await scanner.scan(photoAt: path, waitForOtherWorkers: false)) }
+                let foundInFolder = !source.named.contains(path)
+                group.addTask { (path, await scanner.scan(photoAt: path, waitForOtherWorkers: false, foundInFolder: foundInFolder)) }
             }
             for _ in 0..<jobs { enqueue() }
             while let (path, result) = await group.next() {
@@ -54,7 +55,7 @@ public struct BatchScanner: Sendable {
             }
         }
         for path in heldElsewhere {
-            let outcome = await scanner.scan(photoAt: path)
+            let outcome = await scanner.scan(photoAt: path, waitForOtherWorkers: true, foundInFolder: !source.named.contains(path))!
             summary.add(outcome)
             await onEvent(.finished(index: index, outcome: outcome))
             index += 1

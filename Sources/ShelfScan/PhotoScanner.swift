@@ -42,9 +42,9 @@ public struct PhotoScanner: Sendable {
     }
 
     /// Scans one photo. Never throws: every failure becomes `.failed` with a reason a person can act on,
-    /// so one bad photo never stops a batch.
+    /// so one bad photo never stops a batch. A photo over the pixel limit fails too: it was asked for by name.
     public func scan(photoAt path: String) async -> PhotoOutcome {
-        await scan(photoAt: path, waitForOtherWorkers: true)!
+        await scan(photoAt: path, waitForOtherWorkers: true, foundInFolder: false)!
     }
 
     /// This process's name in photo claims: host and process ID.
@@ -52,7 +52,9 @@ public struct PhotoScanner: Sendable {
 
     /// Scans one photo unless another worker on a shared library holds it: then nil at once, or, with
     /// `waitForOtherWorkers`, waits until that worker has filed it (skipped) or its lease ran out (scanned here).
-    func scan(photoAt path: String, waitForOtherWorkers: Bool) async -> PhotoOutcome? {
+    /// A photo `foundInFolder` that is over the pixel limit is left out (the folder's other photos are what the
+    /// user asked for); one named on its own fails with the decoder's line.
+    func scan(photoAt path: String, waitForOtherWorkers: Bool, foundInFolder: Bool) async -> PhotoOutcome? {
         let clock = ContinuousClock()
         let start = clock.now
         let bytes: [UInt8]
@@ -94,7 +96,7 @@ public struct PhotoScanner: Sendable {
             }
             scan.elapsed = clock.now - start
             return .scanned(scan)
-        } catch let error as ShelfImageError where error.code == .tooManyPixels {
+        } catch let error as ShelfImageError where error.code == .tooManyPixels && foundInFolder {
             if claimed, let library { try? library.releasePhoto(contentHash: hash, worker: Self.workerID) }
             return .leftOut(LeftOutFile(path: path, reason: .overPixelLimit))
         } catch {

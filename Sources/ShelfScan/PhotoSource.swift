@@ -14,6 +14,9 @@ public struct PhotoSource: Sendable, Equatable {
     public var leftOut: [LeftOutFile]
     /// Paths the user named that do not exist or cannot be listed; each is a failure of the batch.
     public var missing: [String]
+    /// The photos the user named as files rather than found in a folder. A folder scan leaves a photo over
+    /// the pixel limit out and goes on; a photo named on its own was asked for, so the same limit fails it.
+    public var named: Set<String>
 
     /// What phones and cameras save: JPEG, PNG, HEIC/HEIF (an iPhone's default) and WebP.
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "webp"]
@@ -33,6 +36,7 @@ public struct PhotoSource: Sendable, Equatable {
         var photos: [String] = []
         var seen = Set<String>()
         var missing: [String] = []
+        var named = Set<String>()
         func add(_ path: String) {
             if seen.insert(FolderWalk.realPath(path) ?? path).inserted { photos.append(path) }
         }
@@ -47,6 +51,7 @@ public struct PhotoSource: Sendable, Equatable {
                 // A file named explicitly is scanned whatever its name: the decoder sniffs the bytes and
                 // says clearly if it is not a photo.
                 add(path)
+                named.insert(path)
                 continue
             }
             guard walk.enter(path) else {
@@ -67,6 +72,7 @@ public struct PhotoSource: Sendable, Equatable {
         self.photos = photos
         self.leftOut = walk.leftOut.sorted { $0.path < $1.path }
         self.missing = missing
+        self.named = named
     }
 }
 

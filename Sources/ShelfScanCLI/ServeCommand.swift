@@ -14,13 +14,19 @@ struct ServeCommand: AsyncParsableCommand {
             Jobs, their uploads and everything scanned go to the library (--library); an accepted job survives a \
             restart. GET /openapi.json describes every route.
 
-            When SHELFSCAN_SERVER_TOKEN is set, every route wants Authorization: Bearer <token> (a job's own routes \
-            also take the token returned with that job). The token is never taken from the command line.
+            A job's own routes (its status, progress, results and cancel) want the token returned with that job. \
+            When SHELFSCAN_SERVER_TOKEN is set, every route also takes Authorization: Bearer <token>, and the \
+            routes that are not a job's own want it. The token is never taken from the command line.
+
+            Without SHELFSCAN_SERVER_TOKEN the library's routes are open, so serve listens only on this machine \
+            (127.0.0.1, ::1, localhost) unless you pass --allow-open-network.
             """
     )
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0: any free port, printed at start).") var port = 8080
+    @Flag(help: "Listen on an address other machines can reach without SHELFSCAN_SERVER_TOKEN: anyone on the network may then review and change the library.")
+    var allowOpenNetwork = false
 
     @Option(help: "How spines are read: the embedded OCR engine, a vision-LLM endpoint, or not at all.")
     var reader: ScanCommand.ReaderKind = ScanCommand.defaultReader
@@ -75,6 +81,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.concurrentJobs = concurrentJobs
         configuration.token = ProcessInfo.processInfo.environment["SHELFSCAN_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.pingInterval = .milliseconds(Int(pingSeconds * 1000))
+        if configuration.token == nil, !allowOpenNetwork, !ServerConfiguration.isLoopback(host) {
+            FileHandle.standardError.write(Data(("Error: other machines can reach --host \(host), and without SHELFSCAN_SERVER_TOKEN they could "
+                + "read and change your library. Set SHELFSCAN_SERVER_TOKEN, or pass --allow-open-network to serve it open.\n").utf8))
+            throw ExitCode(2)
+        }
 
         var scanner: PhotoScanner
         do {
@@ -91,7 +102,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let host = self.host
-        let authNote = configuration.token == nil ? "open (set SHELFSCAN_SERVER_TOKEN to require a token)" : "token required"
+        let authNote = configuration.token == nil
+            ? "no server token: jobs want their own token, the rest is open; set SHELFSCAN_SERVER_TOKEN to require one" : "token required"
         let server = ShelfScanServer(configuration: configuration, scanner: scanner, version: Shelfscan.version)
         try await server.run { port in
             FileHandle.standardError.write(Data("shelfscan serve: listening on http://\(host):\(port) (\(authNote))\n".utf8))

@@ -28,7 +28,7 @@ struct BrowserSessionMiddleware: RouterMiddleware {
             request = Request(head: head, body: request.body)
         }
         if let serverToken, WebPages.isPage(path) {
-            let credential = AuthMiddleware.credential(request)
+            let credential = Credential.of(request)
             guard let credential, constantTimeEqual(credential, serverToken) else {
                 guard request.method == .get, !path.hasPrefix(WebPages.picturePrefix) else { throw Problem.unauthorized }
                 return PageHTML.response(PageHTML.login(next: request.uri.description, failed: false), status: .unauthorized)

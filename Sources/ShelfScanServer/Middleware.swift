@@ -2,47 +2,29 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
+import NIOHTTP1
 
-/// Who may call what. With a server token (`SHELFSCAN_SERVER_TOKEN`) every route wants it as
-/// `Authorization: Bearer <token>`; a job's own routes (status, stream, results, cancel, its WebSocket)
-/// also take the token returned with that job, as BooksTrack's clients send it. Without a server token the
-/// routes are open, but a job token that is presented must still be the right one.
+/// Who may call what, one middleware per route group (`ShelfScanServer.register`).
 ///
-/// Tokens are read from the `Authorization` header, from `Sec-WebSocket-Protocol: bookstrack-auth.<token>`
-/// and, on progress channels only (browsers' EventSource and old WebSocket clients cannot set headers),
-/// from a `token` query parameter. The request log never prints a query string.
-struct AuthMiddleware: RouterMiddleware {
-    typealias Context = ServerContext
-    let serverToken: String?
-    let jobs: JobManager
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let credential = Self.credential(request)
-        if let serverToken, let credential, constantTimeEqual(credential, serverToken) {
-            return try await next(request, context)
-        }
-        if let credential, let jobID = Self.jobID(request) {
-            if await jobs.tokenMatches(jobID, credential) { return try await next(request, context) }
-            // Without a server token an unknown job is a 404 whatever the token (a 401 would hide a typo in the ID).
-            if serverToken == nil, await jobs.job(jobID) == nil { return try await next(request, context) }
-            throw Problem.unauthorized
-        }
-        if serverToken != nil { throw Problem.unauthorized }
-        return try await next(request, context)
-    }
-
-    static func credential(_ request: Request) -> String? {
+/// A job's own routes (status, stream, results, cancel, its WebSocket, v1 results) want that job's token or the
+/// server token, with or without a server token: a job ID turns up in logs, shared links and proxies, and it
+/// must not be enough to read someone's books. Every other route wants the server token when there is one
+/// (`SHELFSCAN_SERVER_TOKEN`) and is open without it, which `serve` allows on loopback only unless told
+/// `--allow-open-network`.
+///
+/// Tokens are read as BooksTrack's clients send them: `Authorization: Bearer <token>`,
+/// `Sec-WebSocket-Protocol: bookstrack-auth.<token>` (a browser's WebSocket cannot set headers) and, on
+/// progress channels only (EventSource and old WebSocket clients cannot set headers either), a `token` query
+/// parameter. The request log never prints a query string.
+enum Credential {
+    static func of(_ request: Request) -> String? {
         if let header = request.headers[.authorization] {
             let parts = header.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" { return parts[1].trimmingCharacters(in: .whitespaces) }
             return header
         }
-        if let protocols = request.headers[.secWebSocketProtocol] {
-            for offered in protocols.split(separator: ",") {
-                let value = offered.trimmingCharacters(in: .whitespaces)
-                if value.hasPrefix("bookstrack-auth.") { return String(value.dropFirst("bookstrack-auth.".count)) }
-            }
-        }
+        if let offered = webSocketProtocol(request) { return String(offered.dropFirst(protocolPrefix.count)) }
         let path = request.uri.path
         if path == "/ws/progress" || path.hasSuffix("/stream"), let token = request.uri.queryParameters.get("token") {
             return token
@@ -50,13 +32,88 @@ struct AuthMiddleware: RouterMiddleware {
         return nil
     }
 
-    /// The job a request is about, when the route is one of a job's own.
-    static func jobID(_ request: Request) -> UUID? {
-        let parts = request.uri.path.split(separator: "/")
-        if parts.count >= 4, parts[0] == "v3", parts[1] == "jobs", parts[2] == "scans" { return UUID(uuidString: String(parts[3])) }
-        if parts.count == 4, parts[0] == "v1", parts[1] == "scan", parts[2] == "results" { return UUID(uuidString: String(parts[3])) }
-        if parts.count == 2, parts[0] == "ws", parts[1] == "progress" { return request.uri.queryParameters.get("jobId").flatMap { UUID(uuidString: String($0)) } }
-        return nil
+    static let protocolPrefix = "bookstrack-auth."
+
+    /// The `bookstrack-auth.<token>` subprotocol the client offered, whole (the upgrade echoes it back).
+    static func webSocketProtocol(_ request: Request) -> String? {
+        request.headers[.secWebSocketProtocol]?.split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix(protocolPrefix) }
+    }
+
+    static func isServerToken(_ credential: String?, _ serverToken: String?) -> Bool {
+        guard let credential, let serverToken else { return false }
+        return constantTimeEqual(credential, serverToken)
+    }
+}
+
+/// Routes that are not a job's own: the server token when there is one, else open.
+struct ServerTokenMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let serverToken: String?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if serverToken != nil, !Credential.isServerToken(Credential.of(request), serverToken) { throw Problem.unauthorized }
+        return try await next(request, context)
+    }
+}
+
+/// A job's own routes: its token or the server token. The job is the route's `jobId` path parameter, or the
+/// `jobId` query parameter of `/ws/progress`. Without a server token an unknown job is a 401 like a wrong
+/// token, so the answer never says whether a job exists.
+struct JobTokenMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let serverToken: String?
+    let jobs: JobManager
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let credential = Credential.of(request)
+        if Credential.isServerToken(credential, serverToken) { return try await next(request, context) }
+        guard let credential else { throw Problem.unauthorized }
+        let id = context.parameters.get("jobId", as: JobID.self) ?? request.uri.queryParameters.get("jobId", as: JobID.self)
+        guard let id, await jobs.tokenMatches(id.uuid, credential) else { throw Problem.unauthorized }
+        return try await next(request, context)
+    }
+}
+
+/// A WebSocket upgrade the router refused gets the router's problem rather than hummingbird-websocket's own
+/// answer: it writes an empty 400 for every refusal (`HTTP1WebSocketUpgradeChannel.writeFailedUpgrade`), so a
+/// wrong token would read as a malformed request. The problem is handed to the connection, whose
+/// `RefusedUpgradeWriter` puts it in place of that 400.
+struct RefusedUpgradeMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let problem as Problem where request.headers[.upgrade]?.lowercased() == "websocket" {
+            try? await context.channel.pipeline.addHandler(RefusedUpgradeWriter(problem)).get()
+            throw problem
+        }
+    }
+}
+
+/// Rewrites the empty 400 that answers a refused WebSocket upgrade into `problem`. Added to the connection's
+/// pipeline while the upgrade is being decided, so it sits between the HTTP/1 encoder and the codec
+/// hummingbird-websocket adds for the refusal, and sees that answer as `HTTPServerResponsePart`s.
+final class RefusedUpgradeWriter: ChannelOutboundHandler, RemovableChannelHandler, Sendable {
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+    private let problem: Problem
+
+    init(_ problem: Problem) { self.problem = problem }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .head(var head) = unwrapOutboundIn(data), head.status == .badRequest else {
+            context.write(data, promise: promise)
+            return
+        }
+        let body = problem.body
+        head.status = HTTPResponseStatus(statusCode: problem.status)
+        head.headers.replaceOrAdd(name: "Content-Type", value: Problem.mediaType)
+        head.headers.replaceOrAdd(name: "Content-Length", value: String(body.readableBytes))
+        if let retryAfter = problem.retryAfter { head.headers.replaceOrAdd(name: "Retry-After", value: String(retryAfter)) }
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: promise)
     }
 }
 
@@ -65,18 +122,23 @@ struct AuthMiddleware: RouterMiddleware {
 actor RateLimiter {
     let perMinute: Int
     let burst: Int
-    private var buckets: [String: (tokens: Double, at: ContinuousClock.Instant)] = [:]
-    private let clock = ContinuousClock()
+    private var buckets: [String: (tokens: Double, at: Duration)] = [:]
+    /// Time since some fixed start; tests pass a clock they move instead of waiting out a refill.
+    private let now: @Sendable () -> Duration
 
-    init(perMinute: Int, burst: Int) {
+    init(perMinute: Int, burst: Int, now: @escaping @Sendable () -> Duration = RateLimiter.continuousNow) {
         self.perMinute = perMinute
         self.burst = max(1, burst)
+        self.now = now
     }
+
+    private static let start = ContinuousClock.now
+    static let continuousNow: @Sendable () -> Duration = { ContinuousClock.now - start }
 
     /// nil when allowed (and counted); otherwise whole seconds until the next submission is allowed.
     func take(_ client: String) -> Int? {
         guard perMinute > 0 else { return nil }
-        let now = clock.now
+        let now = self.now()
         let rate = Double(perMinute) / 60
         var bucket = buckets[client] ?? (Double(burst), now)
         let elapsed = now - bucket.at
@@ -95,15 +157,12 @@ actor RateLimiter {
     }
 }
 
+/// The submission routes' group: `limiter` per client address.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
-        guard request.method == .post, path == "/v3/jobs/scans" || path == "/api/scan-bookshelf" else {
-            return try await next(request, context)
-        }
         if let wait = await limiter.take(context.clientKey) {
             throw Problem(.tooManyRequests, code: "RATE_LIMIT_EXCEEDED",
                           detail: "Too many scan submissions from this client; try again in \(wait) s.", retryable: true, retryAfter: wait)
@@ -127,5 +186,17 @@ struct RequestLogMiddleware: RouterMiddleware {
             "client": "\(context.clientKey)",
         ])
         return response
+    }
+}
+
+/// The review decisions' group: a decision changes what a job's results say, so results served from memory are
+/// checked against the library again after it.
+struct DecisionMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let resultsCache: ResultsCache
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        defer { resultsCache.forgetChecks() }
+        return try await next(request, context)
     }
 }

@@ -38,9 +38,10 @@ public struct Problem: Error, Sendable, Codable, Equatable {
     public var response: Response {
         var headers: HTTPFields = [.contentType: Self.mediaType]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let data = (try? Self.encoder.encode(self)) ?? Data("{}".utf8)
-        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: body))
     }
+
+    var body: ByteBuffer { ByteBuffer(bytes: (try? Self.encoder.encode(self)) ?? Data("{}".utf8)) }
 }
 
 extension Problem {

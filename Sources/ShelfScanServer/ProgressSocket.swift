@@ -11,8 +11,8 @@ import NIOCore
 /// `{"type":"ready"}`, receive `ready_ack`, then `job_started`, `job_progress`… and `job_complete` or `error`,
 /// each wrapped as `{type, jobId, pipeline: "ai_scan", timestamp, version: "1.0.0", payload}`.
 ///
-/// A client connecting after the job ended gets its final message at once (BooksTrack's late connect);
-/// one that never says `ready` is sent progress anyway after `readyTimeout`.
+/// A client connecting after the job ended gets `ready_ack`, then the final message (BooksTrack's late
+/// connect); one that never says `ready` is sent progress anyway after `readyTimeout`.
 struct ProgressSocket: Sendable {
     let jobs: JobManager
     let readyTimeout: Duration
@@ -25,12 +25,9 @@ struct ProgressSocket: Sendable {
         guard let raw = request.uri.queryParameters.get("jobId") else {
             throw Problem.badRequest("MISSING_JOB_ID", "Connect to /ws/progress?jobId=<the job's ID>.")
         }
-        guard let id = UUID(uuidString: String(raw)), await jobs.job(id) != nil else { throw Problem.notFound(job: String(raw)) }
+        guard let id = JobID(rawValue: String(raw)), await jobs.job(id.uuid) != nil else { throw Problem.notFound(job: String(raw)) }
         var headers: HTTPFields = [:]
-        if let offered = request.headers[.secWebSocketProtocol]?.split(separator: ",")
-            .map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { $0.hasPrefix("bookstrack-auth.") }) {
-            headers[.secWebSocketProtocol] = offered
-        }
+        if let offered = Credential.webSocketProtocol(request) { headers[.secWebSocketProtocol] = offered }
         return .upgrade(headers)
     }
 
@@ -39,9 +36,10 @@ struct ProgressSocket: Sendable {
     /// sends a close frame and waits (at most `closeGrace`) for the client's reply, so a client that stopped
     /// reading never keeps the handler, and one that left early stops the forwarding at once.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<ServerContext>) async throws {
-        guard let raw = context.request.uri.queryParameters.get("jobId"), let id = UUID(uuidString: String(raw)),
-              let states = await jobs.subscribe(id) else { return }
-        let jobID = id.uuidString.lowercased()
+        guard let job = context.request.uri.queryParameters.get("jobId", as: JobID.self),
+              let states = await jobs.subscribe(job.uuid) else { return }
+        let id = job.uuid
+        let jobID = job.rawValue
         let send: @Sendable (String, any Encodable & Sendable) async throws -> Void = { type, payload in
             let message = Message(type: type, jobId: jobID, timestamp: Int64(Date().timeIntervalSince1970 * 1000), payload: AnyPayload(value: payload))
             try await outbound.write(.text(String(decoding: try JSONResponse.encoder.encode(message), as: UTF8.self)))
@@ -93,21 +91,24 @@ struct ProgressSocket: Sendable {
     }
 
     /// `ready_ack` once the client said ready (nothing if it stayed silent until `readyTimeout`), then the
-    /// job's changes until its final message. A job already over when the client connected (BooksTrack's late
-    /// connect) is answered with its final message at once.
+    /// job's changes until its final message. A client that says `ready` hears `ready_ack` first however late it
+    /// comes: BooksTrack's clients wait for it before reading anything else. A job already over when the client
+    /// connected (BooksTrack's late connect) is then answered with its final message alone.
     private func forward(_ id: UUID, states: AsyncStream<ScanJob>, ready: AsyncStream<Void>,
                          send: @Sendable (String, any Encodable & Sendable) async throws -> Void) async throws {
-        if let current = await jobs.job(id), current.status.isTerminal {
-            try await sendFinal(current, send)
-            return
-        }
         var saidReady = false
         for await _ in ready { saidReady = true; break }
         if saidReady { try await send("ready_ack", ReadyAck(status: "ready")) }
 
         // A queued job says nothing until it starts: BooksTrack's clients expect `job_started` before any progress.
         var started = false
+        var first = true
         for await job in states {
+            if first && job.status.isTerminal {
+                try await sendFinal(job, send)
+                return
+            }
+            first = false
             if !started && (job.status != .queued) {
                 started = true
                 try await send("job_started", Started(status: "processing", totalCount: job.totalCount))

@@ -104,10 +104,11 @@ struct ReviewRoutes: Sendable {
         return work
     }
 
+    /// The route's `{workId}`, typed; one that is not a positive integer names no Work, so it is a 404.
     static func workID(_ context: ServerContext) throws -> Int64 {
-        let raw = context.parameters.get("workId") ?? ""
-        guard let id = Int64(raw), id > 0 else {
-            throw Problem(.notFound, code: "NOT_FOUND", detail: "No work with ID \(raw): Work IDs are positive integers.")
+        guard let id = context.parameters.get("workId", as: Int64.self), id > 0 else {
+            throw Problem(.notFound, code: "NOT_FOUND",
+                          detail: "No work with ID \(context.parameters.get("workId") ?? ""): Work IDs are positive integers.")
         }
         return id
     }

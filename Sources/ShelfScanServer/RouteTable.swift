@@ -21,6 +21,19 @@ struct RouteSpec: Sendable, Hashable {
     var problems: [Int] = []
     /// The route upgrades to a WebSocket.
     var webSocket = false
+    /// Whose route it is, which decides the middleware it runs behind.
+    var group: Group = .server
+
+    enum Group: Sendable, CaseIterable {
+        /// A job's own: its token or the server token.
+        case job
+        /// Scan submissions: the server token (when set) and the per-client rate limit.
+        case submission
+        /// Review decisions: the server token (when set); results cached in memory are checked again after one.
+        case decision
+        /// Everything else: the server token when one is set.
+        case server
+    }
 
     static func == (a: RouteSpec, b: RouteSpec) -> Bool { a.operationId == b.operationId }
     func hash(into hasher: inout Hasher) { hasher.combine(operationId) }
@@ -41,21 +54,21 @@ extension RouteSpec {
     /// Every route the server answers, in the order the OpenAPI document lists them.
     static let all: [RouteSpec] = [
         RouteSpec(method: .post, path: "/v3/jobs/scans", operationId: "submitScan", summary: "Submit 1-N shelf photos (multipart photos[]) as a scan job; 202 once the job is stored.",
-                  tag: "scans", body: .multipart, success: 202, problems: [400, 409, 413, 415, 429]),
+                  tag: "scans", body: .multipart, success: 202, problems: [400, 409, 413, 415, 429], group: .submission),
         RouteSpec(method: .get, path: "/v3/jobs/scans/{jobId}", operationId: "scanStatus", summary: "A job's status and progress.",
-                  tag: "scans", problems: [404]),
+                  tag: "scans", problems: [404], group: .job),
         RouteSpec(method: .get, path: "/v3/jobs/scans/{jobId}/results", operationId: "scanResults", summary: "A job's detected books with boxes, polygons, seed-004 DTOs and live review status.",
-                  tag: "scans", problems: [404]),
+                  tag: "scans", problems: [404], group: .job),
         RouteSpec(method: .get, path: "/v3/jobs/scans/{jobId}/stream", operationId: "scanStream", summary: "Server-Sent Events: progress, completed, failed, ping; resumes after Last-Event-ID.",
-                  tag: "scans", produces: "text/event-stream", query: ["token"], problems: [404]),
+                  tag: "scans", produces: "text/event-stream", query: ["token"], problems: [404], group: .job),
         RouteSpec(method: .delete, path: "/v3/jobs/scans/{jobId}", operationId: "cancelScan", summary: "Cancel a job and remove its uploads (idempotent).",
-                  tag: "scans", problems: [404]),
+                  tag: "scans", problems: [404], group: .job),
         RouteSpec(method: .post, path: "/api/scan-bookshelf", operationId: "submitScanV1", summary: "v1: one photo as the raw body (Content-Type image/*); 202 {jobId, token, status}.",
-                  tag: "v1", body: .image, success: 202, query: ["jobId"], problems: [400, 409, 413, 415, 429]),
+                  tag: "v1", body: .image, success: 202, query: ["jobId"], problems: [400, 409, 413, 415, 429], group: .submission),
         RouteSpec(method: .get, path: "/ws/progress", operationId: "progressSocket", summary: "v1 WebSocket progress: ready/ready_ack, job_started, job_progress, job_complete or error.",
-                  tag: "v1", success: 101, query: ["jobId", "token"], problems: [400, 404], webSocket: true),
+                  tag: "v1", success: 101, query: ["jobId", "token"], problems: [400, 404], webSocket: true, group: .job),
         RouteSpec(method: .get, path: "/v1/scan/results/{jobId}", operationId: "scanResultsV1", summary: "v1: a job's results (same object as v3).",
-                  tag: "v1", problems: [404]),
+                  tag: "v1", problems: [404], group: .job),
         RouteSpec(method: .get, path: "/v3/review/works", operationId: "pendingWorks", summary: "Works waiting for review, in queue order, paged.",
                   tag: "review", query: ["limit", "offset"], problems: [400]),
         RouteSpec(method: .get, path: "/v3/review/works/{workId}", operationId: "reviewWork", summary: "One Work in full: DTOs, spine provenance, revision, crop URL, likely duplicates.",
@@ -63,15 +76,15 @@ extension RouteSpec {
         RouteSpec(method: .get, path: "/v3/review/works/{workId}/crop", operationId: "workCrop", summary: "The Work's spine crop (JPEG).",
                   tag: "review", produces: "image/jpeg", problems: [404]),
         RouteSpec(method: .post, path: "/v3/review/works/{workId}/verify", operationId: "verifyWork", summary: "Accept the reading; {revision?, readingStatus?, wishlist?}.",
-                  tag: "review", body: .json, problems: [400, 404, 409, 422]),
+                  tag: "review", body: .json, problems: [400, 404, 409, 422], group: .decision),
         RouteSpec(method: .post, path: "/v3/review/works/{workId}/edit", operationId: "editWork", summary: "Correct and accept; {revision?, title?, authors?, isbn?, firstPublicationYear?, format?, readingStatus?, wishlist?}.",
-                  tag: "review", body: .json, problems: [400, 404, 409, 422]),
+                  tag: "review", body: .json, problems: [400, 404, 409, 422], group: .decision),
         RouteSpec(method: .post, path: "/v3/review/works/{workId}/reject", operationId: "rejectWork", summary: "Remove from the queue; {revision?}.",
-                  tag: "review", body: .json, problems: [400, 404, 409]),
+                  tag: "review", body: .json, problems: [400, 404, 409], group: .decision),
         RouteSpec(method: .post, path: "/v3/review/works/{workId}/merge", operationId: "mergeWork", summary: "Merge into another Work; {into, revision?}.",
-                  tag: "review", body: .json, problems: [400, 404, 409, 422]),
+                  tag: "review", body: .json, problems: [400, 404, 409, 422], group: .decision),
         RouteSpec(method: .post, path: "/v3/review/undo", operationId: "undoDecision", summary: "Undo the latest decision made over HTTP; {session?, allSessions?}.",
-                  tag: "review", body: .json, problems: [400, 409]),
+                  tag: "review", body: .json, problems: [400, 409], group: .decision),
         RouteSpec(method: .get, path: "/openapi.json", operationId: "openAPI", summary: "This document.", tag: "meta"),
         RouteSpec(method: .get, path: "/health", operationId: "health", summary: "Liveness: 200 with the queue's size.", tag: "meta"),
     ]

@@ -114,10 +114,10 @@ struct ScanRoutes: Sendable {
     func submitV1(_ request: Request, context: ServerContext) async throws -> Response {
         var id = UUID()
         if let given = request.uri.queryParameters.get("jobId") {
-            guard let parsed = UUID(uuidString: given) else {
+            guard let parsed = JobID(rawValue: String(given)) else {
                 throw Problem.badRequest("INVALID_JOB_ID", "jobId must be a UUID such as 3f2b8c1e-6a4d-4f0e-9b7a-1c2d3e4f5a6b.")
             }
-            id = parsed
+            id = parsed.uuid
         }
         let photo = try await uploads.rawPhoto(request)
         let (job, token) = try await jobs.submit([photo], api: .v1, id: id)
@@ -139,16 +139,27 @@ struct ScanRoutes: Sendable {
 
     // MARK: Helpers
 
+    /// The route's `{jobId}`; one that is not a UUID names no job, so it is the same 404 as an unknown one.
     func jobID(_ context: ServerContext) throws -> UUID {
-        let raw = context.parameters.get("jobId") ?? ""
-        guard let id = UUID(uuidString: raw) else { throw Problem.notFound(job: raw) }
-        return id
+        guard let id = context.parameters.get("jobId", as: JobID.self) else { throw Problem.notFound(job: context.parameters.get("jobId") ?? "") }
+        return id.uuid
     }
 
     func job(_ context: ServerContext) async throws -> ScanJob {
         let id = try jobID(context)
         guard let job = await jobs.job(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
         return job
+    }
+}
+
+/// A job's ID as a typed path or query parameter (`parameters.get("jobId", as: JobID.self)`): parsed in one
+/// place, whatever the letter case the client sends.
+struct JobID: RawRepresentable, Sendable {
+    let uuid: UUID
+    var rawValue: String { uuid.uuidString.lowercased() }
+    init?(rawValue: String) {
+        guard let uuid = UUID(uuidString: rawValue) else { return nil }
+        self.uuid = uuid
     }
 }
 

@@ -15,8 +15,9 @@ public struct ServerConfiguration: Sendable {
     public var maxPhotoBytes: Int = 20 << 20
     /// Pixels one photo may have, checked from its header before anything is stored. Default 100 MP.
     public var maxPixels: Int = 100_000_000
-    /// When set, every route wants `Authorization: Bearer <token>` (or, on a job's own routes, that job's
-    /// token). From `SHELFSCAN_SERVER_TOKEN`, never argv; never logged, never stored.
+    /// When set, every route takes `Authorization: Bearer <token>` and the routes that are not a job's own want
+    /// it (a job's own always want this or that job's token). From `SHELFSCAN_SERVER_TOKEN`, never argv; never
+    /// logged, never stored.
     public var token: String?
     /// Scan submissions a client (by address) may make per minute; 0 turns the limit off. Default 30.
     public var submissionsPerMinute: Int = 30
@@ -34,4 +35,16 @@ public struct ServerConfiguration: Sendable {
     public var jobsDirectory: String?
 
     public init() {}
+
+    /// Whether `host` is reachable from this machine only: `localhost`, 127.0.0.0/8 or `::1`. Any other address
+    /// (`0.0.0.0`, a LAN address, a name) may be reached from the network.
+    public static func isLoopback(_ host: String) -> Bool {
+        if host.lowercased() == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        guard inet_pton(AF_INET6, bare, &v6) == 1 else { return false }
+        return withUnsafeBytes(of: &v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+    }
 }

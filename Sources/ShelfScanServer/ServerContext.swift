@@ -8,11 +8,14 @@ public struct ServerContext: RequestContext, WebSocketRequestContext, RemoteAddr
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<ServerContext>
     public let remoteAddress: SocketAddress?
+    /// The connection, for `RefusedUpgradeMiddleware`, which hands it the problem that refused an upgrade.
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// Bodies decoded as JSON (review decisions) are small; photo uploads are collected by their own limit.

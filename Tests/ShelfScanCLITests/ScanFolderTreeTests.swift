@@ -47,6 +47,26 @@ struct ScanFolderTreeTests {
             == [[".hidden.jpg", "hidden"], ["gone.jpg", "broken-link"], ["huge.jpg", "over-pixel-limit"], ["notes.txt", "not-a-photo"]])
     }
 
+    @Test func aPhotoNamedOnItsOwnOverThePixelLimitFailsTheScan() throws {
+        let (scanned, elsewhere) = try Self.tree()
+        defer { for dir in [scanned, elsewhere] { try? FileManager.default.removeItem(at: dir) } }
+        let huge = scanned.appendingPathComponent("huge.jpg").path
+
+        // Named alone: asked for by name, so the limit is a failure with the decoder's one line, not a left-out file
+        let alone = try ShelfscanProcess.run(["scan", huge, "--reader", "none", "--dry-run"])
+        #expect(alone.status != 0, "\(alone.stderr)")
+        #expect(alone.stderr.contains("\(huge): failed: Cannot decode image data: 20000x20000 is 400 MP, over the 150 MP limit."),
+                "\(alone.stderr)")
+        #expect(!alone.stderr.contains("left out"), "\(alone.stderr)")
+
+        // Named beside a folder that holds it too: the named file fails (named first, it is listed once, as named),
+        // the folder's other photos are scanned
+        let both = try ShelfscanProcess.run(["scan", huge, scanned.path, "--reader", "none", "--dry-run", "--jobs", "1"])
+        #expect(both.status != 0, "\(both.stderr)")
+        #expect(both.stderr.contains("Photos: 3 scanned, 0 skipped, 1 failed."), "\(both.stderr)")
+        #expect(!both.stderr.contains("over the pixel limit"), "\(both.stderr)")
+    }
+
     @Test func noFollowLinksLeavesEveryLinkOutAndSaysSo() throws {
         let (scanned, elsewhere) = try Self.tree()
         defer { for dir in [scanned, elsewhere] { try? FileManager.default.removeItem(at: dir) } }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Library
 import ShelfImage
+import ShelfScanServer
 import ShelfScanTestSupport
 import Testing
 
@@ -102,7 +103,7 @@ struct BadInputTests {
     @Test func aServerTokenGuardsEveryRoute() async throws {
         // Given a server with a token from the environment
         let server = try ServerProcess.start(environment: ["SHELFSCAN_SERVER_TOKEN": "s3cret-token"])
-        let client = Client(server)
+        let client = Client(server, serverToken: false)
         defer { Task { try? await client.shutdown() } }
         let auth = [("Authorization", "Bearer s3cret-token")]
 
@@ -124,11 +125,30 @@ struct BadInputTests {
         #expect(events.last?.name == "completed")
         #expect(try await client.get("/v3/jobs/scans/\(jobID)/results", headers: [("Authorization", "Bearer \(jobToken)")]).status == 200)
         Self.expectProblem(try await client.get("/v3/review/works", headers: [("Authorization", "Bearer \(jobToken)")]), 401, "UNAUTHORIZED")
-        Self.expectProblem(try await client.get("/v3/jobs/scans/\(UUID().uuidString)", headers: [("Authorization", "Bearer \(jobToken)")]),
+        let unknown = UUID().uuidString
+        Self.expectProblem(try await client.get("/v3/jobs/scans/\(unknown)", headers: [("Authorization", "Bearer \(jobToken)")]),
                            401, "UNAUTHORIZED")
-        // The server's token never appears in a response or the log
+        // The server's token never appears in a response or the log (read once the last request's line is in)
         #expect(!accepted.text.contains("s3cret-token"))
-        #expect(!server.log.contains { $0.contains("s3cret-token") })
+        let log = server.log(atLeast: 1) { $0.contains("GET /v3/jobs/scans/\(unknown) 401") }
+        #expect(log.contains { $0.contains("GET /v3/jobs/scans/\(unknown) 401") })
+        #expect(!log.contains { $0.contains("s3cret-token") })
+    }
+
+    @Test func listeningBeyondThisMachineWantsAServerTokenOrTheFlag() throws {
+        // Given no server token, an address other machines reach is refused at start: one line, exit 2
+        let library = try ShelfscanProcess.temporaryDirectory("serve-open").appendingPathComponent("library.sqlite").path
+        for host in ["0.0.0.0", "::", "192.168.1.20"] {
+            let run = try ShelfscanProcess.run(["serve", "--host", host, "--port", "0", "--reader", "none", "--library", library],
+                                               environment: ["SHELFSCAN_SERVER_TOKEN": ""])
+            #expect(run.status == 2, "\(host): \(run.stderr)")
+            let lines = run.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("SHELFSCAN_SERVER_TOKEN") && run.stderr.contains("--allow-open-network"), "\(run.stderr)")
+        }
+        // And what counts as this machine only
+        for host in ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost", "LOCALHOST"] { #expect(ServerConfiguration.isLoopback(host), "\(host)") }
+        for host in ["0.0.0.0", "::", "192.168.1.20", "10.0.0.1", "shelf.local", "::2", ""] { #expect(!ServerConfiguration.isLoopback(host), "\(host)") }
     }
 
     @Test func submissionsAreRateLimitedPerClientWithRetryAfter() async throws {

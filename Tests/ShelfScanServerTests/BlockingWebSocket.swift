@@ -18,6 +18,8 @@ struct BlockingWebSocket {
         var status = 0
         var headers: [String: String] = [:]
         var texts: [String] = []
+        /// The body of an answer that refused the upgrade (a problem), read by its Content-Length.
+        var body = ""
         /// The server's close frame: its code (nil if it sent none before the connection ended).
         var closeCode: Int?
         /// True when the server ended the TCP connection after the close handshake.
@@ -78,7 +80,12 @@ struct BlockingWebSocket {
             guard let colon = line.firstIndex(of: ":") else { continue }
             transcript.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        guard transcript.status == 101 else { return transcript }
+        guard transcript.status == 101 else {
+            if let length = transcript.headers["content-length"].flatMap(Int.init), let bytes = take(length) {
+                transcript.body = String(decoding: bytes, as: UTF8.self)
+            }
+            return transcript
+        }
 
         for text in send { guard write(frame(opcode: 0x1, Array(text.utf8))) else { transcript.failure = "send failed"; return transcript } }
         var message: [UInt8] = []
@@ -183,32 +190,5 @@ struct BlockingWebSocket {
         }
         guard let payload = take(length) else { return nil }
         return (head[0] & 0x80 != 0, head[0] & 0x0F, payload)
-    }
-}
-
-extension BlockingWebSocket {
-    /// Sends a plain GET on a thread of its own and reads the raw answer (an SSE stream, say) until `marker`
-    /// appears, then runs `action` on that thread at once: a test that must act at a precise moment of a
-    /// server's work (a kill mid-job) would otherwise act only when the starved cooperative pool lets it.
-    /// - Returns: whether the marker was seen before the answer ended.
-    static func readUntil(port: Int, path: String, headers: [(String, String)] = [], marker: String,
-                          then action: @escaping @Sendable () -> Void, receiveTimeout: Int = 120) async -> Bool {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                var socket = BlockingWebSocket(port: port, receiveTimeout: receiveTimeout)
-                defer { socket.closeSocket() }
-                var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                for (name, value) in headers { request += "\(name): \(value)\r\n" }
-                guard socket.connected, socket.write(Array((request + "\r\n").utf8)) else { return continuation.resume(returning: false) }
-                let wanted = Array(marker.utf8)
-                while socket.buffer.firstRange(of: wanted) == nil {
-                    guard socket.fill() else { return continuation.resume(returning: false) }
-                }
-                action()
-                continuation.resume(returning: true)
-            }
-            thread.name = "test-stream"
-            thread.start()
-        }
     }
 }

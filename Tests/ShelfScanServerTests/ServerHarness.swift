@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import ShelfImage
 import ShelfScanTestSupport
 import Testing
@@ -14,16 +15,21 @@ final class ServerProcess: @unchecked Sendable {
     let process: Process
     let port: Int
     let library: String
+    /// The server token it was started with (nil: none).
+    let token: String?
     private let lines: LineCollector
 
     var base: String { "http://127.0.0.1:\(port)" }
     var log: [String] { lines.snapshot() }
 
     /// Starts the server and waits until it listens. `extra` are more `serve` flags; `environment` adds variables.
+    /// Unless `environment` says otherwise the server has a server token of its own, which `Client` sends, so a
+    /// test reaches every job as the library's owner does; `SHELFSCAN_SERVER_TOKEN: ""` starts one without.
     static func start(library: String? = nil, _ extra: [String] = [], environment: [String: String] = [:]) throws -> ServerProcess {
         let library = try library ?? ShelfscanProcess.temporaryDirectory("serve").appendingPathComponent("library.sqlite").path
         var env = environment
-        if env["SHELFSCAN_SERVER_TOKEN"] == nil { env["SHELFSCAN_SERVER_TOKEN"] = "" }
+        if env["SHELFSCAN_SERVER_TOKEN"] == nil { env["SHELFSCAN_SERVER_TOKEN"] = "harness-\(UUID().uuidString)" }
+        let token = env["SHELFSCAN_SERVER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let (process, stderr) = try ShelfscanProcess.start(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--reader", "none", "--library", library] + extra, environment: env)
         let lines = LineCollector(stderr)
@@ -31,7 +37,7 @@ final class ServerProcess: @unchecked Sendable {
         while Date() < deadline {
             if let line = lines.snapshot().first(where: { $0.contains("listening on http://127.0.0.1:") }),
                let port = Int(line.split(separator: ":").last?.prefix { $0.isNumber } ?? "") {
-                return ServerProcess(process: process, port: port, library: library, lines: lines)
+                return ServerProcess(process: process, port: port, library: library, token: token, lines: lines)
             }
             if !process.isRunning { break }
             Thread.sleep(forTimeInterval: 0.05)
@@ -40,8 +46,15 @@ final class ServerProcess: @unchecked Sendable {
         throw HarnessError("shelfscan serve did not start: \(lines.snapshot().joined(separator: "\n"))")
     }
 
-    private init(process: Process, port: Int, library: String, lines: LineCollector) {
-        self.process = process; self.port = port; self.library = library; self.lines = lines
+    private init(process: Process, port: Int, library: String, token: String?, lines: LineCollector) {
+        self.process = process; self.port = port; self.library = library; self.token = token; self.lines = lines
+    }
+
+    /// The log once `count` of its lines satisfy `matching`: the server writes a request's line after answering it,
+    /// so a test that just got its answer may be ahead of the line. Waits for the line itself, not for a time;
+    /// the deadline only ends a wait for a line that never comes.
+    func log(atLeast count: Int, matching: @escaping (String) -> Bool) -> [String] {
+        lines.wait(deadline: Date().addingTimeInterval(60)) { $0.filter(matching).count >= count }
     }
 
     /// SIGTERM, then wait.
@@ -67,7 +80,7 @@ struct HarnessError: Error, CustomStringConvertible {
 
 /// Reads a child's stderr on its own thread, keeping every line.
 final class LineCollector: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var lines: [String] = []
     private var partial = Data()
 
@@ -92,6 +105,14 @@ final class LineCollector: @unchecked Sendable {
             lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
             partial = Data(partial[(newline + 1)...])
         }
+        lock.broadcast()
+    }
+
+    /// The lines once `ready` says so of them, or as they are at `deadline`.
+    func wait(deadline: Date, until ready: ([String]) -> Bool) -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        while !ready(lines), lock.wait(until: deadline) {}
+        return lines
     }
 
     func snapshot() -> [String] {
@@ -112,14 +133,21 @@ struct Reply: Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// An HTTP client for the tests (AsyncHTTPClient over real sockets).
+/// An HTTP client for the tests (AsyncHTTPClient over real sockets). It sends the server's token on every
+/// request that does not carry an `Authorization` of its own, unless made with `serverToken: false`.
 struct Client: Sendable {
     let http: HTTPClient
     let base: String
+    let token: String?
 
-    init(_ server: ServerProcess) {
+    init(_ server: ServerProcess, serverToken: Bool = true) {
         http = HTTPClient(eventLoopGroupProvider: .singleton)
         base = server.base
+        token = serverToken ? server.token : nil
+    }
+
+    private func authorize(_ headers: inout HTTPHeaders) {
+        if let token, !headers.contains(name: "Authorization") { headers.add(name: "Authorization", value: "Bearer \(token)") }
     }
 
     func shutdown() async throws { try await http.shutdown() }
@@ -128,6 +156,7 @@ struct Client: Sendable {
         var request = HTTPClientRequest(url: base + path)
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        authorize(&request.headers)
         if let body { request.body = .bytes(ByteBuffer(bytes: [UInt8](body))) }
         let response = try await http.execute(request, timeout: .seconds(60))
         let bytes = try await response.body.collect(upTo: 64 << 20)
@@ -152,6 +181,7 @@ struct Client: Sendable {
         var request = HTTPClientRequest(url: base + path)
         request.headers.add(name: "Accept", value: "text/event-stream")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        authorize(&request.headers)
         let response = try await http.execute(request, timeout: .seconds(120))
         guard response.status == .ok else { throw HarnessError("stream answered \(response.status.code)") }
         var events: [SSEEvent] = []

@@ -101,6 +101,8 @@ struct PhotoSourceTests {
         // A file named explicitly is scanned (the decoder judges its bytes); the folder adds nothing new.
         #expect(source.photos == [one, root.appendingPathComponent("scan.bin").path])
         #expect(source.missing == ["\(root.path)/missing.jpg"])
+        // Only the files named as files count as named: the pixel limit fails them rather than leaving them out.
+        #expect(source.named == [one, root.appendingPathComponent("scan.bin").path])
     }
 
     @Test(arguments: [(12_000, 1280, 8), (4624, 1280, 2), (3000, 1280, 2), (2000, 1280, 1), (640, 1280, 1), (40_000, 1280, 8)])

@@ -1,0 +1,382 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Library
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import ShelfScan
+@testable import ShelfScanServer
+import ShelfScanTestSupport
+import Testing
+
+/// The server's router in process (HummingbirdTesting's `.router`, no socket), over a real library and job
+/// folder in a scratch directory. Every state a test needs is set on purpose: jobs wait at a `PhotoGate` until
+/// the test opens it, the rate limit runs on a clock the test moves, and a restart is a new `JobManager` on
+/// job files written as a killed server leaves them.
+///
+/// `@unchecked Sendable` because Hummingbird's `Router` is a class that is not: it is only read, to build the
+/// application, after `init` has finished adding routes.
+struct InProcessScene: @unchecked Sendable {
+    let directory: URL
+    let library: LibraryStore
+    let jobs: JobManager
+    let router: Router<ServerContext>
+    let gate: PhotoGate
+    let clock: ManualClock
+
+    init(serverToken: String? = nil, concurrentJobs: Int = 1, perMinute: Int = 30, burst: Int = 10,
+         jobsDirectory: URL? = nil) throws {
+        directory = try ShelfscanProcess.temporaryDirectory("in-process")
+        library = try LibraryStore(path: directory.appendingPathComponent("library.sqlite").path)
+        var configuration = ServerConfiguration()
+        configuration.token = serverToken
+        configuration.concurrentJobs = concurrentJobs
+        var scanner = PhotoScanner(library: library)
+        scanner.configuration.fileResults = true
+        let gate = PhotoGate()
+        self.gate = gate
+        jobs = JobManager(scanner: scanner, library: library,
+                          store: try JobStore(directory: (jobsDirectory ?? directory.appendingPathComponent("jobs")).path),
+                          concurrentJobs: concurrentJobs, logger: Logger(label: "test"), gate: { id, _ in await gate.pass(id) })
+        clock = ManualClock()
+        let clock = self.clock
+        router = ShelfScanServer(configuration: configuration, scanner: scanner)
+            .makeRouter(jobs: jobs, library: library, limiter: RateLimiter(perMinute: perMinute, burst: burst, now: { clock.now }))
+    }
+
+    func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await Application(router: router).test(.router, body)
+    }
+
+    /// Waits, without a clock, until the job's state is final.
+    func finished(_ id: String) async throws -> ScanJob {
+        let uuid = try #require(UUID(uuidString: id))
+        let stream = try #require(await jobs.subscribe(uuid))
+        var last: ScanJob?
+        for await job in stream { last = job }
+        return try #require(last)
+    }
+}
+
+/// Holds every job's photos until opened; says which jobs have reached it.
+actor PhotoGate {
+    private var isOpen = false
+    private var held: [CheckedContinuation<Void, Never>] = []
+    private var arrived = Set<UUID>()
+    private var watchers: [(UUID, CheckedContinuation<Void, Never>)] = []
+
+    func pass(_ id: UUID) async {
+        arrived.insert(id)
+        for (index, watcher) in watchers.enumerated().reversed() where watcher.0 == id {
+            watcher.1.resume()
+            watchers.remove(at: index)
+        }
+        guard !isOpen else { return }
+        await withCheckedContinuation { held.append($0) }
+    }
+
+    /// Returns once the job's first photo is at the gate (its state is `processing`).
+    func reached(_ id: UUID) async {
+        guard !arrived.contains(id) else { return }
+        await withCheckedContinuation { watchers.append((id, $0)) }
+    }
+
+    func open() {
+        isOpen = true
+        held.forEach { $0.resume() }
+        held = []
+    }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var elapsed: Duration = .zero
+    var now: Duration { lock.withLock { elapsed } }
+    func advance(by duration: Duration) { lock.withLock { elapsed += duration } }
+}
+
+extension TestClientProtocol {
+    func get(_ uri: String, token: String? = nil) async throws -> TestResponse {
+        try await execute(uri: uri, method: .get, headers: token.map { [.authorization: "Bearer \($0)"] } ?? [:])
+    }
+
+    func submit(_ photos: [Data], token: String? = nil) async throws -> TestResponse {
+        let (body, contentType) = Multipart.body(photos.enumerated().map { ("photos[]", "shelf-\($0.offset).jpg", $0.element) })
+        var headers: HTTPFields = [.contentType: contentType]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await execute(uri: "/v3/jobs/scans", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+    }
+}
+
+extension TestResponse {
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
+    var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
+
+    /// Asserts an RFC 7807 problem with this status and code.
+    func expectProblem(_ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(self.status.code == status, "\(json)", sourceLocation: sourceLocation)
+        #expect(headers[.contentType] == Problem.mediaType, sourceLocation: sourceLocation)
+        #expect(json["code"] as? String == code, "\(json)", sourceLocation: sourceLocation)
+        #expect(json["status"] as? Int == status, sourceLocation: sourceLocation)
+        #expect((json["detail"] as? String)?.isEmpty == false, sourceLocation: sourceLocation)
+    }
+}
+
+@Suite struct AccessTests {
+    @Test func aJobsOwnRoutesWantItsTokenEvenWithoutAServerToken() async throws {
+        let scene = try InProcessScene()
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        let photo = try Samples.drawn(seed: 41, width: 320)
+        try await scene.test { client in
+            // Given two accepted jobs, each with its own token (no server token set)
+            let first = try await client.submit([photo])
+            #expect(first.status == .accepted)
+            let id = try #require(first.data["jobId"] as? String)
+            let token = try #require(first.data["token"] as? String)
+            let other = try #require(try await client.submit([try Samples.drawn(seed: 42, width: 320)]).data["token"] as? String)
+
+            // Then each of its routes is a 401 problem without a token, with a wrong one or with another job's
+            for path in ["/v3/jobs/scans/\(id)", "/v3/jobs/scans/\(id)/results", "/v3/jobs/scans/\(id)/stream", "/v1/scan/results/\(id)"] {
+                try await client.get(path).expectProblem(401, "UNAUTHORIZED")
+                try await client.get(path, token: "wrong").expectProblem(401, "UNAUTHORIZED")
+                try await client.get(path, token: other).expectProblem(401, "UNAUTHORIZED")
+            }
+            try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete).expectProblem(401, "UNAUTHORIZED")
+            // and a token in the query opens progress channels only
+            try await client.get("/v3/jobs/scans/\(id)?token=\(token)").expectProblem(401, "UNAUTHORIZED")
+            // An unknown job answers as a wrong token does: the answer never says whether a job exists
+            try await client.get("/v3/jobs/scans/\(UUID().uuidString)", token: token).expectProblem(401, "UNAUTHORIZED")
+            try await client.get("/v3/jobs/scans/not-a-uuid", token: token).expectProblem(401, "UNAUTHORIZED")
+
+            // And its own token opens them; the library's routes stay open without a server token
+            let status = try await client.get("/v3/jobs/scans/\(id)", token: token)
+            #expect(status.status == .ok)
+            #expect(status.data["jobId"] as? String == id)
+            #expect(try await client.get("/v3/review/works").status == .ok)
+            #expect(try await client.get("/health").status == .ok)
+        }
+    }
+
+    @Test func aServerTokenOpensEveryRouteAndAJobTokenOnlyItsJob() async throws {
+        let scene = try InProcessScene(serverToken: "s3cret-token")
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.test { client in
+            for path in ["/openapi.json", "/health", "/v3/review/works"] {
+                try await client.get(path).expectProblem(401, "UNAUTHORIZED")
+                try await client.get(path, token: "wrong").expectProblem(401, "UNAUTHORIZED")
+                #expect(try await client.get(path, token: "s3cret-token").status == .ok, "\(path)")
+            }
+            try await client.submit([try Samples.drawn(seed: 43, width: 320)]).expectProblem(401, "UNAUTHORIZED")
+
+            let accepted = try await client.submit([try Samples.drawn(seed: 43, width: 320)], token: "s3cret-token")
+            #expect(accepted.status == .accepted)
+            let id = try #require(accepted.data["jobId"] as? String)
+            let token = try #require(accepted.data["token"] as? String)
+            #expect(try await client.get("/v3/jobs/scans/\(id)", token: token).status == .ok)
+            #expect(try await client.get("/v3/jobs/scans/\(id)", token: "s3cret-token").status == .ok)
+            try await client.get("/v3/review/works", token: token).expectProblem(401, "UNAUTHORIZED")
+            // The server token reaches every job, so an unknown one is plainly not found
+            try await client.get("/v3/jobs/scans/\(UUID().uuidString)", token: "s3cret-token").expectProblem(404, "JOB_NOT_FOUND")
+            #expect(!String(buffer: accepted.body).contains("s3cret-token"))
+        }
+    }
+
+    @Test func submissionsPastTheBurstWaitForTheClockToRefill() async throws {
+        // Given 2 submissions a minute with a burst of 2, on a clock that moves only when told
+        let scene = try InProcessScene(perMinute: 2, burst: 2)
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.test { client in
+            let photo = try Samples.drawn(seed: 44, width: 320)
+            #expect(try await client.submit([photo]).status == .accepted)
+            #expect(try await client.submit([photo]).status == .accepted)
+            // Then the third is a 429 saying when to come back, the wait of one token at 2 a minute
+            let limited = try await client.submit([photo])
+            limited.expectProblem(429, "RATE_LIMIT_EXCEEDED")
+            #expect(limited.headers[.retryAfter] == "30")
+            #expect(limited.json["retryAfter"] as? Int == 30 && limited.json["retryable"] as? Bool == true)
+            // And other routes are not limited
+            #expect(try await client.get("/health").status == .ok)
+            // When 29 s pass, still limited (1 s left); at 30 s one more is allowed, and only one
+            scene.clock.advance(by: .seconds(29))
+            let early = try await client.submit([photo])
+            early.expectProblem(429, "RATE_LIMIT_EXCEEDED")
+            #expect(early.headers[.retryAfter] == "1")
+            scene.clock.advance(by: .seconds(1))
+            #expect(try await client.submit([photo]).status == .accepted)
+            try await client.submit([photo]).expectProblem(429, "RATE_LIMIT_EXCEEDED")
+        }
+    }
+
+    @Test func everyKindOfBadRequestIsAProblem() async throws {
+        let scene = try InProcessScene()
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.test { client in
+            try await client.get("/v3/nothing-here").expectProblem(404, "ROUTE_NOT_FOUND")
+            let (other, contentType) = Multipart.body([("picture", "shelf.jpg", try Samples.drawn(seed: 46, width: 320))])
+            try await client.execute(uri: "/v3/jobs/scans", method: .post, headers: [.contentType: contentType], body: ByteBuffer(bytes: other))
+                .expectProblem(400, "NO_PHOTOS")
+            try await client.execute(uri: "/v3/jobs/scans", method: .post, headers: [.contentType: "multipart/form-data; boundary=x"],
+                                     body: ByteBuffer(string: "no parts")).expectProblem(400, "MALFORMED_MULTIPART")
+            try await client.submit([Data("not a photo".utf8)]).expectProblem(415, "UNSUPPORTED_IMAGE")
+            try await client.execute(uri: "/api/scan-bookshelf?jobId=nope", method: .post, headers: [.contentType: "image/jpeg"],
+                                     body: ByteBuffer(bytes: try Samples.drawn(seed: 45, width: 320)))
+                .expectProblem(400, "INVALID_JOB_ID")
+            try await client.execute(uri: "/v3/review/works/1/verify", method: .post, headers: [.contentType: "application/json"],
+                                     body: ByteBuffer(string: "{not json")).expectProblem(400, "MALFORMED_JSON")
+            try await client.get("/v3/review/works/999999").expectProblem(404, "NOT_FOUND")
+            try await client.get("/v3/review/works?limit=-1").expectProblem(400, "INVALID_QUERY")
+        }
+    }
+}
+
+@Suite struct JobRunnerTests {
+    @Test func aQueuedJobIsCanceledWhileAnotherIsHeldAndTheHeldOneStillCompletes() async throws {
+        // Given one job held at the gate (processing) and a second queued behind it: one job at a time
+        let scene = try InProcessScene(concurrentJobs: 1)
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.test { client in
+            let first = try await client.submit([try Samples.drawn(seed: 51, width: 320)])
+            let firstID = try #require(first.data["jobId"] as? String)
+            let firstToken = try #require(first.data["token"] as? String)
+            await scene.gate.reached(try #require(UUID(uuidString: firstID)))
+            let second = try await client.submit([try Samples.drawn(seed: 52, width: 320)])
+            let id = try #require(second.data["jobId"] as? String)
+            let token = try #require(second.data["token"] as? String)
+            #expect(try await client.get("/v3/jobs/scans/\(firstID)", token: firstToken).data["status"] as? String == "processing")
+            #expect(try await client.get("/v3/jobs/scans/\(id)", token: token).data["status"] as? String == "queued")
+
+            // When the queued job is canceled
+            let canceled = try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            #expect(canceled.status == .ok)
+            #expect(canceled.data["status"] as? String == "canceled")
+            #expect((canceled.data["error"] as? [String: Any])?["code"] as? String == "CANCELED")
+
+            // Then its uploads are gone, a second DELETE answers the same, and it never starts
+            let folder = scene.directory.appendingPathComponent("jobs").appendingPathComponent(id)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["job.json"])
+            let again = try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            #expect(again.data["status"] as? String == "canceled")
+            // And its stream, however late, ends with `failed` saying canceled
+            let stream = String(buffer: try await client.get("/v3/jobs/scans/\(id)/stream", token: token).body)
+            #expect(stream.contains("event: failed\nid: 2\ndata: "), "\(stream)")
+            #expect(stream.contains("\"status\":\"canceled\""), "\(stream)")
+            // And the held job completes once the gate opens
+            await scene.gate.open()
+            #expect(try await scene.finished(firstID).status == .completed)
+            #expect(try await scene.finished(id).status == .canceled)
+            #expect(try await client.get("/v3/jobs/scans/\(id)", token: token).data["processedCount"] as? Int == 0)
+        }
+    }
+
+    @Test func aRunningJobCanceledAtTheGateFilesNothingMore() async throws {
+        let scene = try InProcessScene(concurrentJobs: 1)
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.test { client in
+            let accepted = try await client.submit([try Samples.drawn(seed: 53, width: 320), try Samples.drawn(seed: 54, width: 320)])
+            let id = try #require(accepted.data["jobId"] as? String)
+            let token = try #require(accepted.data["token"] as? String)
+            await scene.gate.reached(try #require(UUID(uuidString: id)))
+            let canceled = try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            #expect(canceled.data["status"] as? String == "canceled")
+            await scene.gate.open()
+            let job = try await scene.finished(id)
+            #expect(job.status == .canceled && job.processedCount == 0)
+            #expect(try scene.library.works(includePending: true).isEmpty)
+        }
+    }
+}
+
+/// Recovery after a restart, each branch from the job files a killed server leaves behind.
+@Suite struct RecoveryTests {
+    /// A job as `serve` left it when killed mid-scan: processing, `attempts` starts, its upload on disk or not.
+    static func killedJob(in scene: InProcessScene, attempts: Int, uploadKept: Bool, seed: UInt64) throws -> UUID {
+        let store = try JobStore(directory: scene.directory.appendingPathComponent("jobs").path)
+        let bytes = [UInt8](try Samples.drawn(seed: seed, width: 320))
+        let job = ScanJob(id: UUID(), api: .v3, tokenHash: JobToken.hash("t"), status: .processing, createdAt: Date(),
+                          startedAt: Date(), completedAt: nil,
+                          photos: [JobPhoto(file: "photo-1.jpg", originalName: nil, bytes: bytes.count,
+                                            contentHash: ContentHash.sha256Hex(bytes), result: nil)],
+                          error: nil, attempts: attempts)
+        try store.create(job, photos: [bytes])
+        if !uploadKept { try FileManager.default.removeItem(at: store.photoURL(job, 0)) }
+        return job.id
+    }
+
+    @Test func eachUnfinishedJobIsResumedOrFailedWithItsReason() async throws {
+        let scene = try InProcessScene()
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        let resumed = try Self.killedJob(in: scene, attempts: 1, uploadKept: true, seed: 61)
+        let lost = try Self.killedJob(in: scene, attempts: 1, uploadKept: false, seed: 62)
+        let interrupted = try Self.killedJob(in: scene, attempts: JobManager.maxAttempts, uploadKept: true, seed: 63)
+
+        // When a server starts on those files
+        await scene.gate.open()
+        await scene.jobs.recover()
+
+        // Then the job with its upload is scanned again and completes (attempt 2); the others fail with why
+        let done = try await scene.finished(resumed.uuidString)
+        #expect(done.status == .completed && done.attempts == 2)
+        #expect(done.photos.first?.result?.outcome == .scanned)
+        let gone = try await scene.finished(lost.uuidString)
+        #expect(gone.status == .failed && gone.error?.code == "UPLOAD_LOST" && gone.error?.retryable == true)
+        let givenUp = try await scene.finished(interrupted.uuidString)
+        #expect(givenUp.status == .failed && givenUp.error?.code == "INTERRUPTED")
+        // And what it says is on disk for the next restart
+        let onDisk = try JobStore(directory: scene.directory.appendingPathComponent("jobs").path).loadAll()
+        #expect(Set(onDisk.map(\.status)) == [.completed, .failed])
+    }
+
+    @Test func aPhotoFiledBeforeTheKillIsNotFiledAgain() async throws {
+        let scene = try InProcessScene()
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        let id = try Self.killedJob(in: scene, attempts: 1, uploadKept: true, seed: 64)
+        // Given the photo was filed before the kill, and the job file not yet rewritten
+        let path = scene.directory.appendingPathComponent("jobs/\(id.uuidString.lowercased())/photo-1.jpg").path
+        var scanner = PhotoScanner(library: scene.library)
+        scanner.configuration.fileResults = true
+        guard case .scanned(let first) = await scanner.scan(photoAt: path) else { Issue.record("not scanned"); return }
+        let filed = try scene.library.works(includePending: true).count
+        #expect(filed == first.filedWorkIDs.count && filed > 0)
+
+        await scene.gate.open()
+        await scene.jobs.recover()
+        let job = try await scene.finished(id.uuidString)
+        #expect(job.status == .completed)
+        #expect(job.photos.first?.result?.outcome == .alreadyFiled)
+        #expect(try scene.library.works(includePending: true).count == filed)
+    }
+}
+
+@Suite struct RouteTableTests {
+    @Test func openAPIDescribesEveryRouteTheRouterAnswersAndNoOther() async throws {
+        let scene = try InProcessScene()
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.test { client in
+            // Given the OpenAPI document the server serves
+            let document = try await client.get("/openapi.json")
+            #expect(document.status == .ok)
+            #expect(document.json["openapi"] as? String == "3.1.0")
+            let paths = try #require(document.json["paths"] as? [String: [String: Any]])
+            let documented = Set(paths.flatMap { path, methods in methods.keys.map { "\($0.uppercased()) \(path)" } })
+            #expect(documented == Set(RouteSpec.all.map { "\($0.method.rawValue) \($0.path)" }))
+
+            // When every documented operation is called (placeholders for parameters)
+            for operation in documented.sorted() {
+                let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)
+                let path = parts[1].replacingOccurrences(of: "{jobId}", with: UUID().uuidString.lowercased())
+                    .replacingOccurrences(of: "{workId}", with: "999999")
+                let reply = try await client.execute(uri: path, method: HTTPRequest.Method(parts[0])!)
+                // Then the router knows it: whatever the status, it is never "no such route", and a failure is a problem
+                let code = reply.json["code"] as? String
+                #expect(code != "ROUTE_NOT_FOUND" && code != "METHOD_NOT_ALLOWED", "\(operation) is documented but not routed")
+                if reply.status.code >= 400 { #expect(reply.headers[.contentType] == Problem.mediaType, "\(operation)") }
+            }
+
+            // And a route the document lacks is not routed either
+            try await client.get("/v3/nothing-here").expectProblem(404, "ROUTE_NOT_FOUND")
+        }
+    }
+}
