@@ -92,9 +92,11 @@ struct RefusedUpgradeMiddleware: RouterMiddleware {
     }
 }
 
-/// Rewrites the empty 400 that answers a refused WebSocket upgrade into `problem`. Added to the connection's
-/// pipeline while the upgrade is being decided, so it sits between the HTTP/1 encoder and the codec
-/// hummingbird-websocket adds for the refusal, and sees that answer as `HTTPServerResponsePart`s.
+/// Rewrites the empty answer to a refused WebSocket upgrade into `problem`. Added to the connection's pipeline
+/// while the upgrade is being decided, so it sits between the HTTP/1 encoder and the codec hummingbird-websocket
+/// adds for the refusal, and sees that answer as `HTTPServerResponsePart`s. It rewrites whatever status that
+/// answer has (400 in hummingbird-websocket 2.8; an earlier release wrote 200): it is the only answer the
+/// connection gives before it is closed.
 final class RefusedUpgradeWriter: ChannelOutboundHandler, RemovableChannelHandler, Sendable {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
@@ -103,7 +105,7 @@ final class RefusedUpgradeWriter: ChannelOutboundHandler, RemovableChannelHandle
     init(_ problem: Problem) { self.problem = problem }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .head(var head) = unwrapOutboundIn(data), head.status == .badRequest else {
+        guard case .head(var head) = unwrapOutboundIn(data) else {
             context.write(data, promise: promise)
             return
         }
