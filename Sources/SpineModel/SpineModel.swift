@@ -84,9 +84,10 @@ public final class SpineModel: Sendable {
         let session: OnnxSession
         do {
             // As shipped: the folding rewrite is tuned to PP-OCR's Paddle export and would write beside the
-            // app's resources. Memory per run: a kept arena at this input size held about 110 MB more between
-            // photos (`scan --reader none` of one photo: 281 MB with it), which a 20-job server cannot spare.
-            session = try OnnxSession(runtime: runtime, modelPath: modelPath, memory: .reused, form: .asShipped)
+            // app's resources. Memory per run: with ONNX Runtime's arena kept between runs, `bench-serve --reader
+            // none` (20 jobs at once, 2 running) peaked at 568 MB, per run at 401 MB; a one-photo scan holds 228 MB
+            // either way.
+            session = try OnnxSession(runtime: runtime, modelPath: modelPath, memory: .perRun, form: .asShipped)
         } catch {
             throw .unusable(error.message)
         }
