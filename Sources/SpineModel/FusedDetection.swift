@@ -1,14 +1,14 @@
 import ShelfImage
 import SpineDetection
 
-/// The classic detector's rows, on the photo turned upright first, with the learned model's books added where the
-/// classic detector found nothing.
+/// The classic detector's rows, on the photo turned upright first, optionally with the learned model's books added
+/// where the classic detector found nothing.
 ///
-/// Measured on real home shelves, each detector is right where the other is weak: the classic row model (edges,
-/// print, a prior on spine widths) is the more precise on standing rows, while the learned model sees which way a
-/// photo was taken and finds books the row model has no place for (lying across a row or in front of it). So the
-/// learned model's books first say which way is up, the classic detector then runs on the upright photo, and a
-/// learned book joins only where no classic box covers it and the model is sure of it.
+/// On real home shelves the classic row model (edges, print, a prior on spine widths) is the more precise on
+/// standing rows, while the learned model finds books in any orientation and so sees which way a photo was taken. So
+/// the learned model's books say which way is up and the classic detector runs on the upright photo. Adding the
+/// model's sure books where no classic box covers them is measurable (`eval-detection --add-confidence`) but off in
+/// the shipped manifest: on the measured sets it added more wrong boxes than books (README, "Finding spines").
 public struct FusedDetection: Sendable {
     public var model: SpineModel
     /// A learned book is added when its confidence is at least this and it overlaps no classic box; nil adds none.
