@@ -22,7 +22,9 @@ public struct SpineModelManifest: Codable, Sendable, Equatable {
     /// Share of a band's thickness it grows by on each side to cover its book (training shrank each book to its
     /// middle 36%: (1 - 0.36) / 2 / 0.36 = 0.89).
     public var growth: Double
-    /// Logistic calibration of confidence from the band's mean map value: 1 / (1 + exp(-(a + b * score))).
+    /// Logistic calibration of confidence from the band's mean map value: 1 / (1 + exp(-(a + b * score))). v1's
+    /// (-4, 8) is set by hand, not fitted: it only ranks boxes for the turn, and eval-detection's calibration lines
+    /// show it weak on real photos (`--detector learned`).
     public var calibration: [Double]
     /// How the model's books join the classic detector's (`FusedDetection`); nil: its defaults.
     public var fusion: Fusion?
