@@ -105,11 +105,9 @@ actor JobManager {
 
     func job(_ id: UUID) -> ScanJob? { jobs[id] }
 
-    /// Constant-time comparison of hashes: the token itself is never kept.
-    func tokenMatches(_ id: UUID, _ token: String) -> Bool {
-        guard let job = jobs[id] else { return false }
-        return constantTimeEqual(JobToken.hash(token), job.tokenHash)
-    }
+    /// The hash of the job's token (the token itself is never kept). Callers hash the token they were given and
+    /// compare off the actor, which every request to a job's routes would otherwise queue on.
+    func tokenHash(_ id: UUID) -> String? { jobs[id]?.tokenHash }
 
     /// A stream of the job's states: the current one at once, then every change; it ends after a final state.
     func subscribe(_ id: UUID) -> AsyncStream<ScanJob>? {

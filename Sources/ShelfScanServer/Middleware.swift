@@ -70,7 +70,8 @@ struct JobTokenMiddleware: RouterMiddleware {
         if Credential.isServerToken(credential, serverToken) { return try await next(request, context) }
         guard let credential else { throw Problem.unauthorized }
         let id = context.parameters.get("jobId", as: JobID.self) ?? request.uri.queryParameters.get("jobId", as: JobID.self)
-        guard let id, await jobs.tokenMatches(id.uuid, credential) else { throw Problem.unauthorized }
+        let presented = JobToken.hash(credential)
+        guard let id, let stored = await jobs.tokenHash(id.uuid), constantTimeEqual(presented, stored) else { throw Problem.unauthorized }
         return try await next(request, context)
     }
 }
