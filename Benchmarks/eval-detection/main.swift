@@ -400,14 +400,15 @@ print("text cue: \(textCue == nil ? "off" : "PP-OCR text detector at \(textLongS
 let detectorChoice = argument("--detector") ?? "classic"
 let spineModel: SpineModel? = {
     guard detectorChoice != "classic" else { return nil }
+    guard let models = try? PPOCRModels.inDirectory(PPOCRModels.defaultDirectory()) else {
+        print("error: --detector \(detectorChoice) needs the model cache (scripts/setup.sh)"); exit(1)
+    }
     do {
-        guard let models = try? PPOCRModels.inDirectory(PPOCRModels.defaultDirectory()) else { throw SpineModelErrorNote.noRuntime }
         return try SpineModel(runtime: OnnxRuntime.load(libraryPath: models.runtimeLibrary), name: argument("--spine-model") ?? SpineModel.defaultName)
     } catch {
         print("error: \(error)"); exit(1)
     }
 }()
-enum SpineModelErrorNote: Error { case noRuntime }
 let fused = spineModel.map {
     FusedDetection(model: $0, addConfidence: argument("--add-confidence").flatMap(Double.init),
                    addStanding: CommandLine.arguments.contains("--add-standing") ? true : nil)

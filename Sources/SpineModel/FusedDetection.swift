@@ -49,7 +49,6 @@ public struct FusedDetection: Sendable {
                 if weight(turned) > best { (best, result, turns) = (weight(turned), turned, t) }
             }
         }
-        let learned = SpineLayout.arrange(found, width: w, height: h, turns: turns)
         // Classic quads back into the photo's own coordinates (rows stay in the upright frame).
         if turns != 0 {
             for i in result.spines.indices {
@@ -60,6 +59,8 @@ public struct FusedDetection: Sendable {
             result.quarterTurns = turns
         }
         guard let addConfidence else { return result }
+        // The model's own layout only where its books may join: off (the shipped default), none is made.
+        let learned = SpineLayout.arrange(found, width: w, height: h, turns: turns)
         let added = learned.spines.filter { spine in
             spine.confidence >= addConfidence && (addStanding || spine.lying)
                 && !result.spines.contains { PolygonIoU.iou($0.quad, spine.quad) > 0.2
