@@ -92,4 +92,20 @@ enum GroundTruth {
             return fm.fileExists(atPath: photo.path) && fm.fileExists(atPath: json.path) ? (photo, json) : nil
         }
     }
+
+    /// The Bookfinder photos (German, French and English books on home shelves) whose spines have typed titles in
+    /// `Benchmarks/bookfinder-boxes`, split as eval-detection splits them: photos 10-13 and 17-19 are held out
+    /// (other shelves of the same home), the rest is what the reading may be tuned on. Photos 1-7 are never read.
+    static func bookfinderPhotos(in directory: URL, truth: URL) -> (tuned: [(URL, URL)], heldOut: [(URL, URL)]) {
+        let heldOut: Set<Int> = [10, 11, 12, 13, 17, 18, 19]
+        var tuned: [(URL, URL)] = [], held: [(URL, URL)] = []
+        for n in 8...25 {
+            let name = String(format: "Shelfslibs_%05d", n)
+            let photo = directory.appendingPathComponent(name + ".jpeg")
+            let json = truth.appendingPathComponent(name + ".json")
+            guard FileManager.default.fileExists(atPath: photo.path), FileManager.default.fileExists(atPath: json.path) else { continue }
+            if heldOut.contains(n) { held.append((photo, json)) } else { tuned.append((photo, json)) }
+        }
+        return (tuned, held)
+    }
 }
