@@ -174,16 +174,18 @@ enum PPOCRSpine {
     }
 
     /// The detector sometimes cuts one printed line at a space; pieces on one row with no more than a
-    /// letter height between them are one line again (words left to right). Pieces further apart stay
+    /// letter height between them, printed the same size, are one line again (words left to right). Pieces
+    /// further apart, or of another size ("Anna Weidenholzer" beside the larger "den Fischen gut"), stay
     /// separate: along a spine, author, title and publisher share a row but are different things.
-    /// Lines are ordered top to bottom, then left to right.
+    /// Lines are in reading order (`readingOrder`).
     static func rows(_ lines: [OCRLine]) -> [OCRLine] {
         var out: [OCRLine] = []
         for line in lines.sorted(by: { $0.left < $1.left }) {
             if let i = out.firstIndex(where: { row in
                 let overlap = min(row.bottom, line.bottom) - max(row.top, line.top)
                 let gap = line.left - row.right
-                return Double(overlap) >= 0.6 * Double(min(row.height, line.height))
+                let small = Double(max(1, min(row.height, line.height))), large = Double(max(row.height, line.height))
+                return Double(overlap) >= 0.6 * small && large <= 1.4 * small
                     && gap <= max(row.height, line.height) && gap > -max(row.height, line.height)
             }) {
                 var row = out[i]
@@ -195,10 +197,33 @@ enum PPOCRSpine {
                 out.append(line)
             }
         }
-        return out.sorted { a, b in
-            let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
-            if Double(overlap) >= 0.5 * Double(min(a.height, b.height)) { return a.left < b.left }
-            return a.top + a.bottom < b.top + b.bottom
+        return readingOrder(out)
+    }
+
+    /// A wide spine prints blocks side by side, each over one to three rows: "KATE / SAUNDERS" beside "DAS
+    /// GEHEIMNIS VON / WISHTIDE MANOR". Read row by row, the two would interleave; so lines that share most
+    /// of their extent along the spine form a column, columns are read from the left, and each column from
+    /// the top. Lines on one row in different columns (a thin spine) come out left to right as before.
+    static func readingOrder(_ lines: [OCRLine]) -> [OCRLine] {
+        var columns: [(left: Int, right: Int, lines: [OCRLine])] = []
+        for line in lines.sorted(by: { $0.left < $1.left }) {
+            var merged = (left: line.left, right: line.right, lines: [line])
+            // A line may bridge columns found so far (one wide title row over two short ones): they join.
+            columns.removeAll { column in
+                let overlap = min(column.right, merged.right) - max(column.left, merged.left)
+                let narrower = max(1, min(column.right - column.left, merged.right - merged.left))
+                guard Double(overlap) >= 0.5 * Double(narrower) else { return false }
+                merged = (min(column.left, merged.left), max(column.right, merged.right), column.lines + merged.lines)
+                return true
+            }
+            columns.append(merged)
+        }
+        return columns.sorted { $0.left < $1.left }.flatMap { column in
+            column.lines.sorted { a, b in
+                let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+                if Double(overlap) >= 0.5 * Double(min(a.height, b.height)) { return a.left < b.left }
+                return a.top + a.bottom < b.top + b.bottom
+            }
         }
     }
 

@@ -113,4 +113,30 @@ struct SpineTaggerTests {
         let word2 = OCRWord(text: "MARKETING", confidence: 90, left: 0, top: 0, right: 90, bottom: 20, fromDictionary: false)
         #expect(TitleSplitter.splitJoinedName(word2).map(\.text) == ["MARKETING"])
     }
+
+    @Test("Blocks side by side on a wide spine are read block by block, not row by row")
+    func blocksSideBySide() {
+        // Kate Saunders' spine: the author's two rows at the left, the title's two rows beside them.
+        let lines = [line("KATE", y: 0, h: 20, x0: 0), line("DAS GEHEIMNIS VON", y: 0, h: 24, x0: 200),
+                     line("SAUNDERS", y: 30, h: 20, x0: 0), line("WISHTIDE MANOR", y: 30, h: 24, x0: 200)]
+        #expect(PPOCRSpine.rows(lines).map(\.text) == ["KATE", "SAUNDERS", "DAS GEHEIMNIS VON", "WISHTIDE MANOR"])
+        // Along a thin spine everything is one row: left to right, as before.
+        #expect(PPOCRSpine.rows(along([("Insel", 14), ("Effi Briest", 30), ("Theodor Fontane", 20)])).map(\.text)
+                == ["Insel", "Effi Briest", "Theodor Fontane"])
+    }
+
+    @Test("Pieces of one row in different print sizes stay apart: the small author beside the large title")
+    func sizesStayApart() {
+        // "Der Winter tut / Anna Weidenholzer den Fischen gut": the name is half the title's size, a space away.
+        let title1 = line("Der Winter tut", y: 0, h: 30, x0: 150)
+        let name = line("Anna Weidenholzer", y: 40, h: 14, x0: 0)
+        let title2 = line("den Fischen gut", y: 32, h: 30, x0: name.right + 10)
+        let rows = PPOCRSpine.rows([title1, name, title2])
+        #expect(rows.count == 3)
+        let read = split([title1, name, title2])
+        #expect(read.title == "Der Winter tut den Fischen gut")
+        #expect(read.authors == ["Anna Weidenholzer"])
+        // The same size a space apart is one line the detector cut in two.
+        #expect(PPOCRSpine.rows([line("Effi", h: 30, x0: 0), line("Briest", h: 30, x0: 90)]).map(\.text) == ["Effi Briest"])
+    }
 }
