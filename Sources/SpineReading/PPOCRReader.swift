@@ -170,7 +170,7 @@ enum PPOCRSpine {
         ocrLines = rows(ocrLines)
         let raw = ocrLines.map(\.text).joined(separator: "\n")
         // Flipped, the text runs up the spine: the reading starts at its foot.
-        return (TitleSplitter.split(TitleSplitter.segments(ocrLines), footAtStart: flip), raw, flip)
+        return (TitleSplitter.split(TitleSplitter.segments(blocks(ocrLines)), footAtStart: flip), raw, flip)
     }
 
     /// The detector sometimes cuts one printed line at a space; pieces on one row with no more than a
@@ -225,6 +225,33 @@ enum PPOCRSpine {
                 return a.top + a.bottom < b.top + b.bottom
             }
         }
+    }
+
+    /// Rows of one printed block are one run of text to the split: "TRUDE / TEIGE", "Als Großmutter / im Regen
+    /// tanzte", "Doppel / leben". A short line (in reading order, so column by column) joins the short one
+    /// before it when it stands in its column right below it (a gap under half a line) and is printed the same
+    /// size. Long lines stay apart: a subtitle over the authors' names ("The New Science of Adult Attachment /
+    /// Amir Levine and Rachel Heller") is two things set in one size, and the tagger tells them apart better
+    /// as two lines than as one run.
+    static func blocks(_ lines: [OCRLine]) -> [OCRLine] {
+        var out: [OCRLine] = []
+        for line in lines {
+            if var above = out.last {
+                let small = Double(max(1, min(above.height, line.height))), large = Double(max(above.height, line.height))
+                let overlap = min(above.right, line.right) - max(above.left, line.left)
+                let gap = Double(line.top - above.bottom)
+                if above.words.count <= 3, line.words.count <= 3, large <= 1.25 * small, gap >= -0.2 * small, gap <= 0.5 * large,
+                   Double(overlap) >= 0.5 * Double(max(1, min(above.right - above.left, line.right - line.left))) {
+                    above.words += line.words
+                    above.left = min(above.left, line.left); above.right = max(above.right, line.right)
+                    above.bottom = max(above.bottom, line.bottom)
+                    out[out.count - 1] = above
+                    continue
+                }
+            }
+            out.append(line)
+        }
+        return out
     }
 
     /// Words with boxes from the characters' positions along the line: the splitter needs each word's

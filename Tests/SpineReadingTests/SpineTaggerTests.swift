@@ -25,7 +25,7 @@ struct SpineTaggerTests {
     }
 
     func split(_ lines: [OCRLine], footAtStart: Bool? = nil) -> TitleSplitter.Split {
-        TitleSplitter.split(TitleSplitter.segments(PPOCRSpine.rows(lines)), footAtStart: footAtStart)
+        TitleSplitter.split(TitleSplitter.segments(PPOCRSpine.blocks(PPOCRSpine.rows(lines))), footAtStart: footAtStart)
     }
 
     @Test("An author's name glued to the title is split off, with or without a colon or a space")
@@ -120,6 +120,13 @@ struct SpineTaggerTests {
         let lines = [line("KATE", y: 0, h: 20, x0: 0), line("DAS GEHEIMNIS VON", y: 0, h: 24, x0: 200),
                      line("SAUNDERS", y: 30, h: 20, x0: 0), line("WISHTIDE MANOR", y: 30, h: 24, x0: 200)]
         #expect(PPOCRSpine.rows(lines).map(\.text) == ["KATE", "SAUNDERS", "DAS GEHEIMNIS VON", "WISHTIDE MANOR"])
+        // Trude Teige's spine: the name over two rows, the title over two rows beside it; each block is one run.
+        let teige = [line("TRUDE", y: 0, h: 22, x0: 0), line("Als Großmutter", y: 0, h: 22, x0: 160),
+                     line("TEIGE", y: 26, h: 22, x0: 0), line("im Regen tanzte", y: 26, h: 22, x0: 160)]
+        #expect(PPOCRSpine.blocks(PPOCRSpine.rows(teige)).map(\.text) == ["TRUDE TEIGE", "Als Großmutter im Regen tanzte"])
+        let read = split(teige)
+        #expect(read.title == "Als Großmutter im Regen tanzte")
+        #expect(read.authors == ["TRUDE TEIGE"])
         // Along a thin spine everything is one row: left to right, as before.
         #expect(PPOCRSpine.rows(along([("Insel", 14), ("Effi Briest", 30), ("Theodor Fontane", 20)])).map(\.text)
                 == ["Insel", "Effi Briest", "Theodor Fontane"])
