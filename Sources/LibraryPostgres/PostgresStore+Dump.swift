@@ -5,7 +5,7 @@ import PostgresNIO
 
 extension PostgresLibraryStore {
     public func dump() throws -> LibraryDump {
-        try transaction {
+        try transaction(replay: .safe) {
             // One snapshot for every table: nothing filed meanwhile lands half in the copy.
             try query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             var dump = LibraryDump()

@@ -40,7 +40,7 @@ extension PostgresLibraryStore {
         case let .integer(n): if kind == .boolean { try binds.append(n != 0) } else { try binds.append(n) }
         case let .real(d): try binds.append(d)
         case let .text(t): try binds.append(t)
-        case let .date(d): try binds.append(d)
+        case let .date(d): binds.append(StoredTimestamp(d))
         }
     }
 
@@ -253,5 +253,29 @@ extension PostgresLibraryStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// A timestamp as the library keeps it on both engines: `Date.storedMilliseconds`, sent as exactly that many
+/// thousand microseconds. `Date`'s own encoding would keep the microseconds SQLite drops, and truncate a whole
+/// millisecond that a `Double` holds a hair below itself, so a library copied between engines would change.
+struct StoredTimestamp: PostgresNonThrowingEncodable {
+    var date: Date
+    init(_ date: Date) { self.date = date }
+
+    static var psqlType: PostgresDataType { .timestamptz }
+    static var psqlFormat: PostgresFormat { .binary }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        // PostgreSQL counts microseconds from 2000-01-01 00:00 UTC.
+        byteBuffer.writeInteger((date.storedMilliseconds - 946_684_800_000) * 1000)
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// Every `\(date)` in this store's SQL is a `StoredTimestamp`: the one place a PostgreSQL library's
+    /// timestamps are written, so none keeps more than SQLite would.
+    mutating func appendInterpolation(_ date: Date) {
+        appendInterpolation(StoredTimestamp(date))
     }
 }
