@@ -162,7 +162,10 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
                 if uncertain && replay == .never { throw lost }
                 do { try reconnect() } catch { throw lost }
                 commitSent = false
-                do { return try attempt() } catch { throw wrap(error, mayHaveBeenApplied: uncertain || commitSent) }
+                do { return try attempt() } catch {
+                    // A COMMIT the server refused was not applied; one whose connection went may have been.
+                    throw wrap(error, mayHaveBeenApplied: uncertain || (commitSent && Self.isConnectionLost(error)))
+                }
             } catch {
                 throw wrap(error)
             }

@@ -24,4 +24,13 @@ import Testing
         #expect(Set(cases.map(\.0.description)).count == cases.count, "no two share a line")
         #expect(!LibraryError.busy(location: "lib", reason: "database is locked").description.contains("Check the path"))
     }
+
+    @Test func theReviewRoutesDocumentABusyLibrary() throws {
+        // Every review route may meet a busy library: its 503 is documented with the header that says when to resend
+        for spec in RouteSpec.all where spec.tag == "review" {
+            let responses = try #require(OpenAPIDocument.operation(spec)["responses"] as? [String: Any])
+            let busy = try #require(responses["503"] as? [String: Any], "\(spec.path)")
+            #expect((busy["headers"] as? [String: Any])?["Retry-After"] != nil, "\(spec.path)")
+        }
+    }
 }
