@@ -54,8 +54,22 @@ struct MigrationRoundTripTests {
         try target.restore(original)
         let copy = try target.dump()
         #expect(copy.counts.map(\.rows) == original.counts.map(\.rows), "\(source.locationDescription) → \(target.locationDescription)")
-        #expect(copy.canonicalBytes() == original.canonicalBytes(), "\(source.locationDescription) → \(target.locationDescription)")
+        #expect(difference(copy, original) == nil, "\(source.locationDescription) → \(target.locationDescription)")
         return copy
+    }
+
+    /// The first row whose checksum bytes differ, named so a failure reads as a row, not two byte arrays.
+    static func difference(_ a: LibraryDump, _ b: LibraryDump) -> String? {
+        if a.canonicalBytes() == b.canonicalBytes() { return nil }
+        for table in LibraryDump.tables {
+            let (left, right) = (a.rows[table.name] ?? [], b.rows[table.name] ?? [])
+            for (i, (x, y)) in zip(left, right).enumerated()
+            where LibraryDump(rows: [table.name: [x]]).canonicalBytes() != LibraryDump(rows: [table.name: [y]]).canonicalBytes() {
+                return "\(table.name) row \(i): \(x) ≠ \(y)"
+            }
+            if left.count != right.count { return "\(table.name): \(left.count) rows ≠ \(right.count)" }
+        }
+        return "crops"
     }
 
     @Test func sqliteToPostgresAndBackIsExact() throws {
@@ -70,7 +84,7 @@ struct MigrationRoundTripTests {
         try Self.migrate(first, to: server)
         let back = try Self.migrate(server, to: try Engine.sqlite.makeStore())
         // Then the last copy is the original, byte for byte
-        #expect(back.canonicalBytes() == original.canonicalBytes())
+        #expect(Self.difference(back, original) == nil)
         #expect(back.rows == original.rows)
     }
 
@@ -88,7 +102,7 @@ struct MigrationRoundTripTests {
         try Self.migrate(stores[0], to: file)
         let back = try Self.migrate(file, to: try Engine.postgres.makeStore())
         // Then the last copy has the original's counts and checksum bytes
-        #expect(back.canonicalBytes() == original.canonicalBytes())
+        #expect(back.counts.map(\.rows) == original.counts.map(\.rows) && Self.difference(back, original) == nil)
     }
 
     @Test func bothEnginesKeepTheSameInstantForTheSameWrite() throws {
