@@ -35,7 +35,7 @@ extension PostgresLibraryStore {
                 let sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))"
                 for row in dump.rows[table.name] ?? [] {
                     var binds = PostgresBindings(capacity: row.count)
-                    for (i, value) in row.enumerated() { try Self.bind(value, table.columns[i].kind, into: &binds) }
+                    for (i, value) in row.enumerated() { Self.bind(value, table.columns[i].kind, into: &binds) }
                     try query(PostgresQuery(unsafeSQL: sql, binds: binds))
                 }
                 // bigserial keys go on after the copied IDs.

@@ -235,6 +235,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
 
     /// One transaction: everything `body` does commits together, or nothing does.
     /// - Parameter replay: whether it may be sent again after a connection lost with its COMMIT on the way.
+    @discardableResult
     func transaction<T>(replay: Replay = .never, _ body: () throws -> T) throws -> T {
         try withConnection(replay: replay) {
             try query("BEGIN")
@@ -254,6 +255,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     /// decisions, undo, split and join, filing and edits, where a second run would apply them again (an undo
     /// would undo the next decision too). Its result is stored under a key of its own in the same transaction;
     /// run again after such a loss, it first looks for that key and returns what the first run committed.
+    @discardableResult
     func transactionOnce<T: Codable>(_ body: () throws -> T) throws -> T {
         let key = UUID().uuidString
         var again = false
@@ -472,7 +474,8 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     /// Claims the first pending Work after `after` that is free (or already `reviewer`'s), and gives back any
     /// other claim `reviewer` held: one Work in front of each reviewer at a time.
     private func claim(reviewer: String, lease: TimeInterval, after: Int64) throws -> Int64? {
-        // Safe to replay: the reviewer's own claim comes first, so a second run claims the same Work again.
+        // Safe to replay: a Work the reviewer holds counts as free to them, so a second run claims the same Work
+        // again (or one freed meanwhile), and the reviewer still holds exactly one.
         try transaction(replay: .safe) {
             // Each try is a new statement, so a new snapshot: a claim another reviewer committed since the last
             // try is seen. The upsert only takes over an expired claim (or our own), never a live one.
