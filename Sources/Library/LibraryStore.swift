@@ -7,7 +7,8 @@ import GRDB
 /// Every write is one transaction: a filed photo, a review decision (with its undo-journal row), an import
 /// row. Callers never see SQL or `Database`. Thread-safe: GRDB serializes writes, and a file-backed store
 /// uses a WAL `DatabasePool` so readers never wait for a writer. Two processes on one file are safe too: writes
-/// start `IMMEDIATE` and wait up to `busyTimeout` for each other, and decisions check the Work's revision.
+/// start `IMMEDIATE` and wait up to `busyTimeout` for each other (then fail as `LibraryError.busy`, nothing
+/// written), and decisions check the Work's revision.
 public final class LibraryStore: Sendable {
     let writer: any DatabaseWriter
     /// The database file, or nil for an in-memory store.
