@@ -66,6 +66,9 @@ final class CommitCutProxy: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard connected == 0 else { close(client); close(server); continue }
+            // Messages go on one by one; without TCP_NODELAY each small write would wait for the last one's ACK.
+            var on: Int32 = 1
+            for fd in [client, server] { setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) }
             let link = Link(client: client, server: server)
             lock.withLock { open += [client, server] }
             Thread.detachNewThread { [self] in clientToServer(link) }
