@@ -74,8 +74,8 @@ public struct LibraryDump: Sendable, Equatable {
     }()
 
     /// The bytes a content checksum is taken over: every table, row and value in a fixed order and spelling,
-    /// dates to the millisecond (SQLite keeps milliseconds), then every crop. Equal libraries give equal bytes
-    /// whichever engine holds them.
+    /// dates as `storedMilliseconds`, then every crop. Equal libraries give equal bytes whichever engine holds
+    /// them, including a PostgreSQL library written before its timestamps were kept to the millisecond.
     public func canonicalBytes() -> [UInt8] {
         var out: [UInt8] = []
         func put(_ s: String) { out.append(contentsOf: Array(s.utf8)); out.append(0x1F) }
@@ -88,7 +88,7 @@ public struct LibraryDump: Sendable, Equatable {
                     case let .integer(i): put("i\(i)")
                     case let .real(d): put("r\(d)")
                     case let .text(t): put("t\(t)")
-                    case let .date(d): put("d\(Int64((d.timeIntervalSince1970 * 1000).rounded(.down)))")
+                    case let .date(d): put("d\(d.storedMilliseconds)")
                     }
                 }
                 out.append(0x1E)
@@ -111,4 +111,13 @@ extension LibraryStoring {
             throw LibraryError.importFailed("\(locationDescription) is not empty (\(s.works) works, \(s.photos) photos). Migrate into a new, empty library.")
         }
     }
+}
+
+extension Date {
+    /// The instant as a library keeps it on either engine: whole milliseconds since 1970, the nearest one. SQLite
+    /// (GRDB) stores dates as text to the millisecond, rounding to the nearest; PostgreSQL would keep
+    /// microseconds, so the PostgreSQL store writes this value, and a library copied between engines keeps the
+    /// same instants and checksums. Nearest, not truncated: a whole millisecond read back through a `Double`
+    /// (PostgreSQL's microseconds, GRDB's parsed text) may land a hair below itself.
+    public var storedMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
 }

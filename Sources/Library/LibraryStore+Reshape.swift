@@ -132,7 +132,7 @@ extension LibraryStore {
     }
 }
 
-public struct ReshapeReceipt: Sendable, Equatable {
+public struct ReshapeReceipt: Sendable, Equatable, Codable {
     public var journalID: Int64
     public var replaced: [Work.ID]
     public var created: [Work.ID]

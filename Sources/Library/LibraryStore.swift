@@ -7,7 +7,8 @@ import GRDB
 /// Every write is one transaction: a filed photo, a review decision (with its undo-journal row), an import
 /// row. Callers never see SQL or `Database`. Thread-safe: GRDB serializes writes, and a file-backed store
 /// uses a WAL `DatabasePool` so readers never wait for a writer. Two processes on one file are safe too: writes
-/// start `IMMEDIATE` and wait up to `busyTimeout` for each other, and decisions check the Work's revision.
+/// start `IMMEDIATE` and wait up to `busyTimeout` for each other (then fail as `LibraryError.busy`, nothing
+/// written), and decisions check the Work's revision.
 public final class LibraryStore: Sendable {
     let writer: any DatabaseWriter
     /// The database file, or nil for an in-memory store.
@@ -18,25 +19,29 @@ public final class LibraryStore: Sendable {
     /// How long a write waits for another process's write before giving up.
     public static let busyTimeout: TimeInterval = 10
 
-    public static func makeConfiguration() -> Configuration {
+    /// - Parameter busyTimeout: 0 refuses at once instead of waiting (tests that hold the file's write lock).
+    public static func makeConfiguration(busyTimeout: TimeInterval = busyTimeout) -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(busyTimeout)
+        config.busyMode = busyTimeout > 0 ? .timeout(busyTimeout) : .immediateError
         config.label = "ShelfScan library"
         return config
     }
 
     /// Opens (creating if needed) the library at `path`, its directory and crop directory, and migrates it.
-    public init(path: String) throws {
+    /// - Throws: `LibraryError.busy` when another process holds the file past `busyTimeout`, else `.cannotOpen`.
+    public init(path: String, busyTimeout: TimeInterval = LibraryStore.busyTimeout) throws {
         let url = URL(fileURLWithPath: path)
         let crops = url.deletingPathExtension().appendingPathExtension("crops")
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: crops, withIntermediateDirectories: true)
-            let pool = try DatabasePool(path: path, configuration: Self.makeConfiguration())
+            let pool = try DatabasePool(path: path, configuration: Self.makeConfiguration(busyTimeout: busyTimeout))
             try Schema.migrator.migrate(pool)
             writer = pool
         } catch let error as DatabaseError {
+            let named = LibraryError(error, location: path)
+            if case .busy = named { throw named }
             throw LibraryError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
         } catch {
             throw LibraryError.cannotOpen(path: path, reason: (error as NSError).localizedDescription)
@@ -72,14 +77,23 @@ public final class LibraryStore: Sendable {
     }
 
     func run<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.write(body) } catch let e as DatabaseError { throw wrap(e) }
+        do { return try writer.write(body) } catch let e as DatabaseError { throw LibraryError(e, location: locationDescription) }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.read(body) } catch let e as DatabaseError { throw wrap(e) }
+        do { return try writer.read(body) } catch let e as DatabaseError { throw LibraryError(e, location: locationDescription) }
     }
+}
 
-    private func wrap(_ e: DatabaseError) -> LibraryError {
-        .cannotOpen(path: path ?? ":memory:", reason: e.message ?? "SQLite error \(e.resultCode)")
+extension LibraryError {
+    /// SQLite's result code, named for what the caller can do about it (see `LibraryError`).
+    init(_ e: DatabaseError, location: String) {
+        let reason = e.message ?? "SQLite error \(e.resultCode.rawValue)"
+        switch e.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy(location: location, reason: reason)
+        case .SQLITE_CONSTRAINT: self = .constraint(location: location, reason: reason)
+        case .SQLITE_CANTOPEN, .SQLITE_NOTADB, .SQLITE_PERM, .SQLITE_AUTH: self = .cannotOpen(path: location, reason: reason)
+        default: self = .databaseFailed(location: location, reason: reason)
+        }
     }
 }

@@ -106,7 +106,7 @@ public struct ReviewDefaults: Sendable, Equatable {
     }
 }
 
-public struct DecisionReceipt: Sendable, Equatable {
+public struct DecisionReceipt: Sendable, Equatable, Codable {
     public var journalID: Int64
     public var workID: Work.ID
     /// The Work the decision leaves in the library (the merge target for a merge; nil for a reject).
@@ -133,7 +133,7 @@ public struct JournalEntry: Sendable, Equatable {
     }
 }
 
-public struct UndoReceipt: Sendable, Equatable {
+public struct UndoReceipt: Sendable, Equatable, Codable {
     public var journalID: Int64
     public var summary: String
     /// The Works put back as they were; the first is the one the decision was about.

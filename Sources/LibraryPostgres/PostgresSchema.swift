@@ -113,5 +113,11 @@ enum PostgresSchema {
         ("v6 spine text direction", [
             "ALTER TABLE work ADD COLUMN spineTextRunsUp boolean",
         ]),
+        // PostgreSQL only: the results of writes applied at most once (`transactionOnce`), by a key each write
+        // makes, so a write run again after a connection lost with its COMMIT on the way finds itself applied.
+        ("v7 writes applied once", [
+            "CREATE TABLE appliedRequest (requestId text PRIMARY KEY, result text NOT NULL, appliedAt timestamptz NOT NULL)",
+            "CREATE INDEX appliedRequest_on_appliedAt ON appliedRequest (appliedAt)",
+        ]),
     ]
 }

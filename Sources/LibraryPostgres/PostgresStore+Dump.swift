@@ -5,7 +5,7 @@ import PostgresNIO
 
 extension PostgresLibraryStore {
     public func dump() throws -> LibraryDump {
-        try transaction {
+        try transaction(replay: .safe) {
             // One snapshot for every table: nothing filed meanwhile lands half in the copy.
             try query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             var dump = LibraryDump()
@@ -35,7 +35,7 @@ extension PostgresLibraryStore {
                 let sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))"
                 for row in dump.rows[table.name] ?? [] {
                     var binds = PostgresBindings(capacity: row.count)
-                    for (i, value) in row.enumerated() { try Self.bind(value, table.columns[i].kind, into: &binds) }
+                    for (i, value) in row.enumerated() { Self.bind(value, table.columns[i].kind, into: &binds) }
                     try query(PostgresQuery(unsafeSQL: sql, binds: binds))
                 }
                 // bigserial keys go on after the copied IDs.

@@ -34,30 +34,31 @@ extension PostgresLibraryStore {
         return out
     }
 
-    static func bind(_ value: LibraryDump.Value, _ kind: LibraryDump.Kind?, into binds: inout PostgresBindings) throws {
+    static func bind(_ value: LibraryDump.Value, _ kind: LibraryDump.Kind?, into binds: inout PostgresBindings) {
         switch value {
         case .null: binds.appendNull()
-        case let .integer(n): if kind == .boolean { try binds.append(n != 0) } else { try binds.append(n) }
-        case let .real(d): try binds.append(d)
-        case let .text(t): try binds.append(t)
-        case let .date(d): try binds.append(d)
+        case let .integer(n): if kind == .boolean { binds.append(n != 0) } else { binds.append(n) }
+        case let .real(d): binds.append(d)
+        case let .text(t): binds.append(t)
+        case let .date(d): binds.append(StoredTimestamp(d))
         }
     }
 
-    static func binds(_ values: [Any]) throws -> PostgresBindings {
+    static func binds(_ values: [Any]) -> PostgresBindings {
         var b = PostgresBindings()
         for v in values {
             switch v {
-            case let i as Int64: try b.append(i)
-            case let i as Int: try b.append(Int64(i))
-            case let s as String: try b.append(s)
-            case let ids as [Int64]: try b.append(ids)
+            case let i as Int64: b.append(i)
+            case let i as Int: b.append(Int64(i))
+            case let s as String: b.append(s)
+            case let ids as [Int64]: b.append(ids)
             default: preconditionFailure("unsupported bind \(type(of: v))")
             }
         }
         return b
     }
 
+    @discardableResult
     func rows(_ sql: String, _ arguments: Any...) throws -> [PostgresRow] {
         try query(PostgresQuery(unsafeSQL: sql, binds: Self.binds(arguments)))
     }
@@ -68,7 +69,7 @@ extension PostgresLibraryStore {
         let table = Self.table(tableName)
         let names = table.columns.map(\.name).filter { values[$0] != nil }
         var binds = PostgresBindings(capacity: names.count)
-        for name in names { try Self.bind(values[name]!, table.columns.first { $0.name == name }?.kind, into: &binds) }
+        for name in names { Self.bind(values[name]!, table.columns.first { $0.name == name }?.kind, into: &binds) }
         let returning = table.columns.first?.name == "id" ? " RETURNING id" : ""
         let sql = "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(names.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))\(returning)"
         return try query(PostgresQuery(unsafeSQL: sql, binds: binds)).first.map { try $0.decode(Int64.self) }
@@ -78,8 +79,8 @@ extension PostgresLibraryStore {
         let table = Self.table(tableName)
         let names = table.columns.map(\.name).filter { $0 != "id" && values[$0] != nil }
         var binds = PostgresBindings(capacity: names.count + 1)
-        for name in names { try Self.bind(values[name]!, table.columns.first { $0.name == name }?.kind, into: &binds) }
-        try binds.append(id)
+        for name in names { Self.bind(values[name]!, table.columns.first { $0.name == name }?.kind, into: &binds) }
+        binds.append(id)
         let sets = names.enumerated().map { "\($1) = $\($0 + 1)" }.joined(separator: ", ")
         try query(PostgresQuery(unsafeSQL: "UPDATE \(tableName) SET \(sets) WHERE id = $\(names.count + 1)", binds: binds))
     }
@@ -253,5 +254,29 @@ extension PostgresLibraryStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// A timestamp as the library keeps it on both engines: `Date.storedMilliseconds`, sent as exactly that many
+/// thousand microseconds. `Date`'s own encoding would keep the microseconds SQLite drops, and truncate a whole
+/// millisecond that a `Double` holds a hair below itself, so a library copied between engines would change.
+struct StoredTimestamp: PostgresNonThrowingEncodable {
+    var date: Date
+    init(_ date: Date) { self.date = date }
+
+    static var psqlType: PostgresDataType { .timestamptz }
+    static var psqlFormat: PostgresFormat { .binary }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        // PostgreSQL counts microseconds from 2000-01-01 00:00 UTC.
+        byteBuffer.writeInteger((date.storedMilliseconds - 946_684_800_000) * 1000)
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// Every `\(date)` in this store's SQL is a `StoredTimestamp`: the one place a PostgreSQL library's
+    /// timestamps are written, so none keeps more than SQLite would.
+    mutating func appendInterpolation(_ date: Date) {
+        appendInterpolation(StoredTimestamp(date))
     }
 }

@@ -34,6 +34,9 @@ extension PostgresLibraryStore {
             var chunkReport = report
             var chunkIndex = index
             try transaction {
+                // From the chunk's start on every run: a run cut off by a lost connection counts nothing.
+                chunkReport = report
+                chunkIndex = index
                 for (line, work, ownedOverride) in chunk {
                     try query("SAVEPOINT importrow")
                     do {

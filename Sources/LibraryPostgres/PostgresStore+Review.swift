@@ -7,7 +7,7 @@ import PostgresNIO
 /// `LibraryStore+Review` and `+Reshape`), plus the team's one: a Work another reviewer holds is refused.
 extension PostgresLibraryStore {
     public func review(_ decision: ReviewDecision, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt {
-        try transaction {
+        try transactionOnce {
             let applied = try applyDecision(decision, defaults: defaults, date: date)
             let journalID = try journal(session: decision.session, kind: decision.action.journalKind, workID: decision.workID,
                                         summary: applied.summary, date: date, before: applied.snapshots, after: applied.after)
@@ -17,7 +17,7 @@ extension PostgresLibraryStore {
 
     public func review(batch decisions: [ReviewDecision], summary: String, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt {
         guard let first = decisions.first else { throw LibraryError.nothingToUndo }
-        return try transaction {
+        return try transactionOnce {
             var snapshots: [Work] = []
             var after: [Work.ID: Int] = [:]
             for decision in decisions {
@@ -121,7 +121,7 @@ extension PostgresLibraryStore {
     }
 
     public func undoLast(session: String?, date: Date) throws -> UndoReceipt {
-        try transaction {
+        try transactionOnce {
             // The journal row is locked, so two people pressing undo at once undo two decisions, not one twice.
             guard let row = try query("""
                 SELECT id, summary, before, afterRevisions FROM journal
@@ -163,7 +163,7 @@ extension PostgresLibraryStore {
     public func reshape(_ workIDs: [Work.ID], into pieces: [SpinePiece], kind: String, expectedRevisions: [Work.ID: Int],
                         session: String, date: Date) throws -> ReshapeReceipt {
         guard let firstID = workIDs.first, !pieces.isEmpty else { throw LibraryError.notFound(workIDs.first ?? 0) }
-        return try transaction {
+        return try transactionOnce {
             var originals: [Work] = []
             for id in workIDs {
                 guard let work = try loadWork(id, lock: true) else { throw LibraryError.notFound(id) }
@@ -201,7 +201,7 @@ extension PostgresLibraryStore {
     @discardableResult
     public func update(_ work: Work) throws -> Work {
         guard let id = work.id else { throw LibraryError.notFound(0) }
-        return try transaction {
+        return try transactionOnce {
             guard let current = try scalar("SELECT revision FROM work WHERE id = \(id) FOR UPDATE", as: Int.self) else {
                 throw LibraryError.notFound(id)
             }

@@ -16,14 +16,21 @@ import PostgresNIO
 /// machines see them without a shared file system, and a crop commits or rolls back with its photo. Reading
 /// one writes it to a local cache directory, because review screens show files.
 public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
-    // @unchecked Sendable: `connection` is only used, and replaced, while `lock` is held.
+    // @unchecked Sendable: `connection` and `commitSent` are only used, and replaced, while `lock` is held.
     private var connection: PostgresConnection
+    /// Set while a transaction's COMMIT is on its way to the server: a connection lost then leaves nobody knowing
+    /// whether the server applied it.
+    private var commitSent = false
     private let configuration: PostgresConnection.Configuration
     /// The longest one statement may wait for the server before the connection is closed under it: a server
     /// that stops answering becomes an error, never a hang. Long by default because a statement may queue
     /// behind another worker's row lock; `?statement_timeout=5` in the URL shortens it.
     public static let defaultStatementTimeout: TimeInterval = 120
     public let statementTimeout: TimeInterval
+    /// How long one statement waits for another session's lock before the server refuses it
+    /// (`LibraryError.busy`): shorter than `statementTimeout`, so a long wait behind another worker ends as a
+    /// refusal on a live connection, not as a connection closed under it. `?lock_timeout=` in the URL sets it.
+    public let lockTimeout: TimeInterval
 
     /// Thrown when the server does not answer a statement within `statementTimeout`; counts as a lost connection.
     struct NoAnswer: Error, CustomStringConvertible {
@@ -59,13 +66,15 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     /// Connects, waits at most `connectTimeout`, and migrates.
     /// - Parameters:
     ///   - url: `postgres://user@host:port/database` (or `?host=/socket/dir`; `?statement_timeout=SECONDS` bounds
-    ///     each wait on the server, default 120). A password in the URL is refused:
+    ///     each wait on the server, default 120; `?lock_timeout=SECONDS` each wait for another session's lock,
+    ///     default three quarters of the statement timeout). A password in the URL is refused:
     ///     it would show in `ps` and shell history. Pass it as `password` (from `PGPASSWORD` or the config file).
     /// - Throws: `LibraryError.cannotOpen` with one line naming the server and the cause.
     public init(url: String, password: String?, connectTimeout: TimeInterval = 10) throws {
         let location = try PostgresLocation(url)
         locationDescription = location.description
         statementTimeout = location.statementTimeout ?? Self.defaultStatementTimeout
+        lockTimeout = min(location.lockTimeout ?? statementTimeout * 0.75, statementTimeout)
         var config: PostgresConnection.Configuration
         if let socket = location.socketDirectory {
             config = .init(unixSocketPath: "\(socket)/.s.PGSQL.\(location.port)", username: location.user,
@@ -77,7 +86,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         config.options.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
         configuration = config
         do {
-            connection = try Self.connect(config, logger: logger)
+            connection = try Self.connect(config, lockTimeout: lockTimeout, logger: logger)
         } catch {
             throw LibraryError.cannotOpen(path: location.description, reason: Self.reason(error))
         }
@@ -90,9 +99,20 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     // Waited for (postgres-nio requires a connection closed before it is freed), but bounded: never a hang.
     deinit { _ = try? bounded(connection.close()) }
 
-    private static func connect(_ config: PostgresConnection.Configuration, logger: Logger) throws -> PostgresConnection {
-        try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.next(), configuration: config,
-                                       id: 1, logger: logger).wait()
+    private static func connect(_ config: PostgresConnection.Configuration, lockTimeout: TimeInterval, logger: Logger) throws -> PostgresConnection {
+        let connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.next(), configuration: config,
+                                                        id: 1, logger: logger).wait()
+        do {
+            _ = try connection.query(PostgresQuery(unsafeSQL: "SET lock_timeout = \(max(1, Int(lockTimeout * 1000)))"), logger: logger).wait()
+        } catch {
+            _ = try? connection.close().wait()
+            throw error
+        }
+        return connection
+    }
+
+    private func reconnect() throws {
+        connection = try Self.connect(configuration, lockTimeout: lockTimeout, logger: logger)
     }
 
     /// The connection is gone (server restarted, connection killed, network dropped), as opposed to a statement
@@ -110,18 +130,42 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         }
     }
 
+    /// What a transaction may do when the connection is lost after its COMMIT was sent, when nobody can tell
+    /// whether the server applied it.
+    enum Replay {
+        /// Not sent again: the caller gets `LibraryError.connectionLost(mayHaveBeenApplied: true)`.
+        case never
+        /// Sent again: running it twice leaves the library as running it once does (a read, an upsert of the
+        /// same values, a delete), or it finds its own first run applied (`transactionOnce`).
+        case safe
+    }
+
     /// Runs `attempt` under the lock; if the connection was lost, reconnects once and runs it again (a bounded
     /// retry: a server restart costs one reconnect, a server that stays down is one clear error). A transaction
-    /// cut off by the drop was rolled back by the server, so running it again never half-applies it; filing is
-    /// keyed by the content hash, so a commit whose answer was lost is not filed twice either.
-    private func withConnection<T>(_ attempt: () throws -> T) throws -> T {
+    /// cut off before its COMMIT was sent was rolled back by the server, so running it again never half-applies
+    /// it; one cut off after is run again only when `replay` says that is safe, so it is never applied twice.
+    private func withConnection<T>(replay: Replay = .safe, _ attempt: () throws -> T) throws -> T {
         try lock.withLock {
+            commitSent = false
+            // postgres-nio drops a statement written to a closed connection without ever answering it, so a
+            // connection known closed (by the server, or by a lost COMMIT below) is replaced before it is used.
+            if connection.isClosed {
+                do { try reconnect() } catch { throw LibraryError.connectionLost(location: locationDescription, mayHaveBeenApplied: false) }
+            }
             do {
                 return try attempt()
             } catch where Self.isConnectionLost(error) {
+                let uncertain = commitSent
                 _ = try? bounded(connection.close())
-                do { connection = try Self.connect(configuration, logger: logger) } catch { throw wrap(error) }
-                do { return try attempt() } catch { throw wrap(error) }
+                let lost = LibraryError.connectionLost(location: locationDescription, mayHaveBeenApplied: uncertain)
+                // The closed connection stays; the next call replaces it.
+                if uncertain && replay == .never { throw lost }
+                do { try reconnect() } catch { throw lost }
+                commitSent = false
+                do { return try attempt() } catch {
+                    // A COMMIT the server refused was not applied; one whose connection went may have been.
+                    throw wrap(error, mayHaveBeenApplied: uncertain || (commitSent && Self.isConnectionLost(error)))
+                }
             } catch {
                 throw wrap(error)
             }
@@ -156,9 +200,25 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         return "\(error)"
     }
 
-    func wrap(_ error: any Error) -> any Error {
+    /// postgres-nio's error, named for what the caller can do about it (see `LibraryError`), by the server's
+    /// SQLSTATE. `mayHaveBeenApplied`: a change's COMMIT was sent on a connection lost before its answer came.
+    func wrap(_ error: any Error, mayHaveBeenApplied: Bool = false) -> any Error {
         if error is LibraryError { return error }
-        return LibraryError.cannotOpen(path: locationDescription, reason: Self.reason(error))
+        let location = locationDescription
+        if Self.isConnectionLost(error) || mayHaveBeenApplied {
+            return LibraryError.connectionLost(location: location, mayHaveBeenApplied: mayHaveBeenApplied)
+        }
+        let reason = Self.reason(error)
+        let state = (error as? PSQLError)?.serverInfo?[.sqlState] ?? ""
+        switch state {
+        // serialization failure, deadlock, lock_timeout, statement_timeout
+        case "40001", "40P01", "55P03", "57014": return LibraryError.busy(location: location, reason: reason)
+        // integrity constraint violations: not null, foreign key, unique, check, exclusion
+        case _ where state.hasPrefix("23"): return LibraryError.constraint(location: location, reason: reason)
+        // authentication, no such database
+        case _ where state.hasPrefix("28") || state == "3D000": return LibraryError.cannotOpen(path: location, reason: reason)
+        default: return LibraryError.databaseFailed(location: location, reason: reason)
+        }
     }
 
     /// Runs one statement and collects its rows.
@@ -174,11 +234,14 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     }
 
     /// One transaction: everything `body` does commits together, or nothing does.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try withConnection {
+    /// - Parameter replay: whether it may be sent again after a connection lost with its COMMIT on the way.
+    @discardableResult
+    func transaction<T>(replay: Replay = .never, _ body: () throws -> T) throws -> T {
+        try withConnection(replay: replay) {
             try query("BEGIN")
             do {
                 let result = try body()
+                commitSent = true
                 try query("COMMIT")
                 return result
             } catch {
@@ -188,12 +251,44 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         }
     }
 
+    /// A transaction applied at most once, even when the connection is lost after its COMMIT was sent: the
+    /// decisions, undo, split and join, filing and edits, where a second run would apply them again (an undo
+    /// would undo the next decision too). Its result is stored under a key of its own in the same transaction;
+    /// run again after such a loss, it first looks for that key and returns what the first run committed.
+    @discardableResult
+    func transactionOnce<T: Codable>(_ body: () throws -> T) throws -> T {
+        let key = UUID().uuidString
+        var again = false
+        return try transaction(replay: .safe) {
+            defer { again = true }
+            if again {
+                // If the first run's transaction is still being committed, this insert waits for it (its row holds
+                // the key), so what follows sees it committed or rolled back, never in between.
+                let free = try query("""
+                    INSERT INTO appliedRequest (requestId, result, appliedAt) VALUES (\(key), '', now())
+                    ON CONFLICT (requestId) DO NOTHING RETURNING requestId
+                    """)
+                if free.isEmpty, let stored = try scalar("SELECT result FROM appliedRequest WHERE requestId = \(key)", as: String.self) {
+                    return try JSONDecoder().decode(T.self, from: Data(stored.utf8))
+                }
+            }
+            let result = try body()
+            // A key is only looked for within one reconnect, so a day's worth is plenty to keep.
+            try query("""
+                WITH old AS (DELETE FROM appliedRequest WHERE appliedAt < now() - interval '1 day')
+                INSERT INTO appliedRequest (requestId, result, appliedAt) VALUES (\(key), \(try Self.json(result)), now())
+                ON CONFLICT (requestId) DO UPDATE SET result = excluded.result
+                """)
+            return result
+        }
+    }
+
     func read<T>(_ body: () throws -> T) throws -> T {
         try withConnection(body)
     }
 
     private func migrate() throws {
-        try transaction {
+        try transaction(replay: .safe) {
             // One migrator at a time, even with several workers starting together.
             try query("SELECT pg_advisory_xact_lock(7142014)")
             try query("CREATE TABLE IF NOT EXISTS shelfscanMigration (name text PRIMARY KEY, appliedAt timestamptz NOT NULL)")
@@ -231,7 +326,8 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     }
 
     public func claimPhoto(contentHash: String, worker: String, lease: TimeInterval) throws -> Bool {
-        try transaction {
+        // Safe to replay: a claim of ours is renewed, and a photo filed meanwhile is not claimed.
+        try transaction(replay: .safe) {
             if try photoStatusLocked(contentHash) != nil { return false }
             // Taken over only when the holder's lease ran out (a dead worker), or it is ours already.
             let got = try query("""
@@ -246,12 +342,12 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     }
 
     public func releasePhoto(contentHash: String, worker: String) throws {
-        try transaction { try query("DELETE FROM photoClaim WHERE contentHash = \(contentHash) AND worker = \(worker)") }
+        try transaction(replay: .safe) { try query("DELETE FROM photoClaim WHERE contentHash = \(contentHash) AND worker = \(worker)") }
     }
 
     @discardableResult
     public func file(_ photo: PhotoFiling, replacePending: Bool, date: Date) throws -> [Work.ID] {
-        try transaction {
+        try transactionOnce {
             // The photo row is the filing's identity: the unique content hash makes a second worker's insert a
             // no-op, so a photo is filed exactly once whatever the workers do.
             var photoID = try scalar("""
@@ -378,7 +474,9 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     /// Claims the first pending Work after `after` that is free (or already `reviewer`'s), and gives back any
     /// other claim `reviewer` held: one Work in front of each reviewer at a time.
     private func claim(reviewer: String, lease: TimeInterval, after: Int64) throws -> Int64? {
-        try transaction {
+        // Safe to replay: a Work the reviewer holds counts as free to them, so a second run claims the same Work
+        // again (or one freed meanwhile), and the reviewer still holds exactly one.
+        try transaction(replay: .safe) {
             // Each try is a new statement, so a new snapshot: a claim another reviewer committed since the last
             // try is seen. The upsert only takes over an expired claim (or our own), never a live one.
             for _ in 0..<20 {
@@ -408,7 +506,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     }
 
     public func saveCursor(_ workID: Work.ID?, session: String, date: Date) throws {
-        try transaction {
+        try transaction(replay: .safe) {
             try query("""
                 INSERT INTO reviewCursor (session, workId, updatedAt) VALUES (\(session), \(workID), \(date))
                 ON CONFLICT (session) DO UPDATE SET workId = excluded.workId, updatedAt = excluded.updatedAt
@@ -546,6 +644,8 @@ struct PostgresLocation: CustomStringConvertible {
     var socketDirectory: String?
     /// `?statement_timeout=5` (seconds; `5s` and `500ms` also read): how long one statement may wait for the server.
     var statementTimeout: TimeInterval?
+    /// `?lock_timeout=` (read as `statement_timeout` is): how long one statement may wait for another session's lock.
+    var lockTimeout: TimeInterval?
 
     init(_ url: String) throws {
         guard let c = URLComponents(string: url), c.scheme == "postgres" || c.scheme == "postgresql" else {
@@ -567,12 +667,15 @@ struct PostgresLocation: CustomStringConvertible {
         port = c.port ?? 5432
         self.database = database
         socketDirectory = c.queryItems?.first(where: { $0.name == "host" })?.value
-        if let text = c.queryItems?.first(where: { $0.name == "statement_timeout" })?.value {
+        func duration(_ name: String) throws -> TimeInterval? {
+            guard let text = c.queryItems?.first(where: { $0.name == name })?.value else { return nil }
             guard let seconds = Self.seconds(text), seconds > 0 else {
-                throw LibraryError.cannotOpen(path: shown, reason: "statement_timeout=\(text) is not a duration (seconds, e.g. statement_timeout=5 or 500ms)")
+                throw LibraryError.cannotOpen(path: shown, reason: "\(name)=\(text) is not a duration (seconds, e.g. \(name)=5 or 500ms)")
             }
-            statementTimeout = seconds
+            return seconds
         }
+        statementTimeout = try duration("statement_timeout")
+        lockTimeout = try duration("lock_timeout")
     }
 
     static func seconds(_ text: String) -> TimeInterval? {

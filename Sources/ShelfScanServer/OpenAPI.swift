@@ -55,14 +55,16 @@ enum OpenAPIDocument {
             String(spec.success): ["description": spec.webSocket ? "Switching to the WebSocket protocol" : "Success",
                                    "content": [spec.produces: ["schema": spec.produces == "application/json" ? ["$ref": "#/components/schemas/Envelope"] : ["type": "string"]]]],
         ]
-        for status in Set(spec.problems + [401, 500]) {
+        // Every review route reads or writes the library, which may be busy or out of reach for a moment.
+        let libraryProblems = spec.tag == "review" ? [503] : []
+        for status in Set(spec.problems + libraryProblems + [401, 500]) {
             responses[String(status)] = ["description": HTTPStatusText.phrase(status),
                                          "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]]
         }
-        if spec.problems.contains(429) {
-            var tooMany = responses["429"] as! [String: Any]
-            tooMany["headers"] = ["Retry-After": ["schema": ["type": "integer"]]]
-            responses["429"] = tooMany
+        for status in ["429", "503"] {
+            guard var waiting = responses[status] as? [String: Any] else { continue }
+            waiting["headers"] = ["Retry-After": ["schema": ["type": "integer"]]]
+            responses[status] = waiting
         }
         var operation: [String: Any] = [
             "operationId": spec.operationId, "summary": spec.summary, "tags": [spec.tag], "responses": responses,
@@ -89,11 +91,12 @@ enum HTTPStatusText {
         case 400: "Bad request"
         case 401: "Missing or wrong token"
         case 404: "Not found"
-        case 409: "Conflict (a stale revision, an existing job ID, nothing to undo)"
+        case 409: "Conflict (a stale revision, an existing job ID, nothing to undo, a rule of the library broken)"
         case 413: "Too large (bytes or pixels)"
         case 415: "Not a JPEG or PNG"
         case 422: "Fails validation"
         case 429: "Rate limited; see Retry-After"
+        case 503: "The library is busy or its server out of reach; see Retry-After"
         default: "Server error"
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Library
 import NIOCore
 
 /// An RFC 7807 problem: every 4xx and 5xx the server sends is one of these, as `application/problem+json`.
@@ -14,7 +15,7 @@ public struct Problem: Error, Sendable, Codable, Equatable {
     public var detail: String
     public var code: String
     public var retryable: Bool
-    /// Seconds to wait before retrying (429); also sent as `Retry-After`.
+    /// Seconds to wait before retrying (429, or 503 from a busy library); also sent as `Retry-After`.
     public var retryAfter: Int?
 
     public init(_ status: HTTPResponse.Status, code: String, detail: String, retryable: Bool = false, retryAfter: Int? = nil) {
@@ -62,6 +63,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return problem.response
+        } catch let error as LibraryError {
+            // A library refusal from any route (listing, search, scan results) keeps its status, as a decision's does.
+            return ReviewRoutes.problem(error).response
         } catch let error as any HTTPResponseError {
             let status = error.status
             let code: String

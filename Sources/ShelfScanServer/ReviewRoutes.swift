@@ -113,15 +113,27 @@ struct ReviewRoutes: Sendable {
         return id
     }
 
-    /// The library's refusals, each with the status a client can act on.
+    /// The library's refusals, each with the status a client can act on: 409 to look again and decide, 503
+    /// with `Retry-After` to send the same request later, 500 where waiting will not help.
     static func problem(_ error: LibraryError) -> Problem {
         let status: HTTPResponse.Status = switch error {
         case .notFound: .notFound
-        case .conflict, .undoConflict, .notPending, .nothingToUndo, .claimedByOther: .conflict
+        case .conflict, .undoConflict, .notPending, .nothingToUndo, .claimedByOther, .constraint: .conflict
         case .invalid, .mergeIntoSelf: .unprocessableContent
-        case .cannotOpen, .cropNotWritten, .importFailed: .serviceUnavailable
+        case .cannotOpen, .cropNotWritten, .importFailed, .busy, .connectionLost: .serviceUnavailable
+        case .databaseFailed: .internalServerError
         }
-        return Problem(status, code: error.code, detail: error.description, retryable: status == .serviceUnavailable)
+        // A change that may have been applied is looked at before it is sent again, not simply retried.
+        let retryable = switch error {
+        case .connectionLost(_, let mayHaveBeenApplied): !mayHaveBeenApplied
+        default: status == .serviceUnavailable
+        }
+        let retryAfter: Int? = switch error {
+        case .busy: 1
+        case .connectionLost: 2
+        default: nil
+        }
+        return Problem(status, code: error.code, detail: error.description, retryable: retryable, retryAfter: retryAfter)
     }
 
     /// A JSON body, or the defaults when there is none; malformed JSON or a field of the wrong type is a 400.
