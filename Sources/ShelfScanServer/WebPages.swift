@@ -81,7 +81,7 @@ struct WebPages: Sendable {
 enum PageAssets {
     static let files: [String: [UInt8]] = {
         var files: [String: [UInt8]] = [:]
-        for name in ["pages.css", "review.js", "review-body.html"] {
+        for name in ["pages.css", "review.js", "review-body.html", "icon.svg"] {
             if let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Pages"),
                let data = FileManager.default.contents(atPath: url.path) {
                 files[name] = [UInt8](data)
@@ -99,7 +99,8 @@ enum PageAssets {
         guard let bytes = files[name], !name.hasSuffix(".html") else {
             throw Problem(.notFound, code: "NOT_FOUND", detail: "No page file \(name).")
         }
-        let type = name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+        let type = name.hasSuffix(".css") ? "text/css; charset=utf-8"
+            : name.hasSuffix(".svg") ? "image/svg+xml" : "text/javascript; charset=utf-8"
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -1,0 +1,264 @@
+import BookModel
+import Foundation
+import Library
+import ShelfImage
+import ShelfScanTestSupport
+import Testing
+
+/// The pages in a real browser (headless Chromium over WebDriver) against the real `shelfscan serve`: the review
+/// page's keys decide through the library, a stale decision is refused and said, find shows the book on its
+/// photo, and the token page asks once. Every test also reads the browser's console: a script error or a
+/// request the CSP blocked fails it.
+@Suite(.serialized, .enabled(if: Chromium.isInstalled && ShelfscanProcess.binary != nil, "\(Chromium.missing), and the built shelfscan"))
+struct BrowserTests {
+    /// `document.getElementById`, for the conditions the tests wait on.
+    static let title = "document.getElementById('title').value"
+    static let end = "document.getElementById('end').textContent"
+
+    @Test func reviewKeysDecideThroughTheLibrary() async throws {
+        // Given a library of five pending books from one photo, served without a token, and a browser on /review
+        let scene = try BrowserScene.make()
+        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
+        defer { server.stop() }
+        let browser = try await WebDriver.start(width: 1000, height: 620)
+        do {
+            try await browser.open(server.base + "/review")
+            try await browser.wait(until: "\(Self.title) === 'Kindred' && document.getElementById('crop').width > 0 && document.getElementById('shelf').naturalWidth > 0")
+            #expect(try await browser.run("return document.getElementById('position').textContent") as? String == "5 waiting · book 1")
+            try await BrowserScene.screenshot(browser, "review-page.png")
+
+            // v verifies the book shown: the library has one pending book fewer, and the next one is shown
+            try await browser.press("v")
+            try await browser.wait(until: "\(Self.title) === \(BrowserScene.evilJS) && \(Self.end).startsWith('1 decided')")
+            #expect(try scene.store.pendingCount() == 4)
+            #expect(try scene.store.work(id: scene.ids[0])?.reviewStatus == .verified)
+
+            // s skips: the next book, nothing decided
+            try await browser.press("s")
+            try await browser.wait(until: "\(Self.title) === 'Noise'")
+            #expect(try scene.store.pendingCount() == 4)
+
+            // r rejects the book shown (not the skipped one); the page goes on past the skipped one
+            try await browser.press("r")
+            try await browser.wait(until: "\(Self.title) === 'Middlemarch' && \(Self.end).startsWith('2 decided')")
+            #expect(try scene.store.pendingCount() == 3)
+            #expect(try scene.store.work(id: scene.ids[2]) == nil)
+            #expect(try scene.store.work(id: scene.ids[1])?.reviewStatus == .needsReview)
+
+            // u undoes the rejection: the book is back, pending, and shown again
+            try await browser.press("u")
+            try await browser.wait(until: "\(Self.title) === 'Noise' && \(Self.end).startsWith('1 decided')")
+            #expect(try scene.store.pendingCount() == 4)
+            #expect(try scene.store.work(id: scene.ids[2])?.reviewStatus == .needsReview)
+
+            // Enter verifies as v does
+            try await browser.press("\u{E007}")
+            try await browser.wait(until: "\(Self.title) === 'Middlemarch' && \(Self.end).startsWith('2 decided')")
+            #expect(try scene.store.work(id: scene.ids[2])?.reviewStatus == .verified)
+            #expect(try scene.store.pendingCount() == 3)
+            // The journal holds the page's three decisions, the rejection marked undone
+            let journal = try scene.store.journal(limit: 10).filter { $0.session == "http" }
+            #expect(journal.count == 3 && journal.filter(\.undone).map(\.workID) == [scene.ids[2]])
+            try await Self.expectQuietConsole(browser)
+        } catch {
+            await browser.close()
+            throw error
+        }
+        await browser.close()
+    }
+
+    @Test func aStaleDecisionIsRefusedAndThePageSaysSo() async throws {
+        // Given the review page showing Kindred at the revision it loaded
+        let scene = try BrowserScene.make()
+        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
+        defer { server.stop() }
+        let browser = try await WebDriver.start()
+        do {
+            try await browser.open(server.base + "/review")
+            try await browser.wait(until: "\(Self.title) === 'Kindred'")
+            let shown = try #require(try scene.store.work(id: scene.ids[0]))
+
+            // When another reviewer edits it, and then this page verifies it
+            _ = try scene.store.review(ReviewDecision(workID: scene.ids[0], action: .edit(WorkEdit(title: "Kindred: A Novel")),
+                                                      expectedRevision: shown.revision, session: "another reviewer"))
+            try await browser.press("v")
+
+            // Then the page says it was not saved and why, and goes on to a book that still waits
+            let said = try await browser.wait(until: "!document.getElementById('alert').hidden && \(Self.title) === \(BrowserScene.evilJS)",
+                                              value: "document.getElementById('alert').textContent")
+            let alert = try #require(said as? String)
+            #expect(alert.hasPrefix("Not saved: Work \(scene.ids[0])"), "\(alert)")
+            #expect((try await browser.run("return \(Self.end)") as? String)?.hasPrefix("0 decided") == true)
+            // The other reviewer's edit stands; this page decided nothing
+            let kept = try #require(try scene.store.work(id: scene.ids[0]))
+            #expect(kept.title == "Kindred: A Novel" && kept.reviewStatus == .userEdited)
+            #expect(try scene.store.journal(limit: 10).allSatisfy { $0.session != "http" })
+            // The refusal is a 409 the page expected; nothing else went wrong
+            try await Self.expectQuietConsole(browser, allowing: ["409 (Conflict)"])
+        } catch {
+            await browser.close()
+            throw error
+        }
+        await browser.close()
+    }
+
+    @Test func findShowsTheBookOnItsPhotoWithItsSpineOutlined() async throws {
+        // Given the library served, and a phone-sized browser
+        let scene = try BrowserScene.make()
+        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
+        defer { server.stop() }
+        let browser = try await WebDriver.start(width: 390, height: 844)
+        do {
+            // When finding a title
+            try await browser.open(server.base + "/find?q=kindred")
+            try await browser.wait(until: "document.querySelector('article.book img') && document.querySelector('article.book img').complete && document.querySelector('article.book img').naturalWidth > 0")
+            try await BrowserScene.screenshot(browser, "find-page.png")
+
+            // Then the book, its place in words, and its photo with the spine outlined (read back from the
+            // picture the browser shows: the box's left edge is the outline's colour, its middle the spine's)
+            let found = try await browser.run("""
+                const book = document.querySelector('article.book');
+                const img = book.querySelector('img');
+                const canvas = document.createElement('canvas');
+                canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+                const context = canvas.getContext('2d');
+                context.drawImage(img, 0, 0);
+                const pixel = (x, y) => Array.from(context.getImageData(x, y, 1, 1).data.slice(0, 3));
+                return { count: document.querySelectorAll('article.book').length, title: book.querySelector('h2').textContent,
+                         where: book.querySelector('.where').textContent, width: img.naturalWidth, height: img.naturalHeight,
+                         shownWidth: img.getBoundingClientRect().width,
+                         edge: pixel(arguments[0], arguments[1]), middle: pixel(arguments[0] + 40, arguments[1]) };
+                """, [BrowserScene.spines[0].x, BrowserScene.spines[0].y + BrowserScene.spines[0].height / 2]) as? [String: Any]
+            let book = try #require(found)
+            #expect(book["count"] as? Int == 1 && book["title"] as? String == "Kindred")
+            #expect(book["where"] as? String == "photo 1, shelf 1, 1st from the left")
+            #expect(book["width"] as? Int == BrowserScene.width && book["height"] as? Int == BrowserScene.height)
+            #expect((book["shownWidth"] as? Double ?? 1000) <= 390, "the photo fits a phone's width")
+            let edge = try #require(book["edge"] as? [Int]), middle = try #require(book["middle"] as? [Int])
+            #expect(edge[0] > 200 && edge[1] > 170 && edge[2] < 90, "the outline: \(edge)")
+            #expect(middle[0] > 120 && middle[1] < 80 && middle[2] < 80, "the red spine inside it: \(middle)")
+
+            // A title that is markup is shown as text, never as markup
+            try await browser.open(server.base + "/find?q=evil")
+            let evil = try await browser.wait(until: "document.querySelector('article.book h2')",
+                                              value: "[document.querySelector('article.book h2').textContent, document.querySelectorAll('article.book h2 b').length]")
+            let shown = try #require(evil as? [Any])
+            #expect(shown.first as? String == BrowserScene.books[1].title && shown.last as? Int == 0)
+            try await Self.expectQuietConsole(browser)
+        } catch {
+            await browser.close()
+            throw error
+        }
+        await browser.close()
+    }
+
+    @Test func theTokenPageAsksOnceAndKeepsTheTokenOutOfURLsAndScripts() async throws {
+        // Given a server with a token, and a browser that has never seen it
+        let scene = try BrowserScene.make()
+        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": "s3cret-token"])
+        defer { server.stop() }
+        let browser = try await WebDriver.start()
+        do {
+            // When it opens a find page, it is asked for the token and shown no book
+            try await browser.open(server.base + "/find?q=kindred")
+            try await browser.wait(until: "document.getElementById('token')")
+            #expect((try await browser.run("return document.body.innerText") as? String)?.contains("Octavia") == false)
+            // (the 401 that asked is the only error the console may hold)
+            let asked = try await browser.browserLog().filter { $0["level"] as? String == "SEVERE" }
+            #expect(asked.allSatisfy { ($0["message"] as? String)?.contains("401 (Unauthorized)") == true }, "\(asked)")
+
+            // And the token typed once opens the page it asked for
+            try await browser.type("s3cret-token", into: "#token")
+            try await browser.click("form.login button")
+            try await browser.wait(until: "location.pathname === '/find' && document.querySelector('article.book h2')")
+            let url = try await browser.currentURL()
+            #expect(url == server.base + "/find?q=kindred")
+            #expect(!url.contains("s3cret"))
+
+            // Then the token lives in an HttpOnly, SameSite=Strict cookie that no page script reads
+            #expect(try await browser.run("return document.cookie") as? String == "")
+            let cookie = try #require(try await browser.cookies().first { $0["name"] as? String == "shelfscan_session" })
+            #expect(cookie["httpOnly"] as? Bool == true && cookie["sameSite"] as? String == "Strict")
+
+            // And another page opens without asking again, its JSON calls carried by the cookie
+            try await browser.open(server.base + "/review")
+            try await browser.wait(until: "\(Self.title) === 'Kindred'")
+            #expect(try await browser.currentURL() == server.base + "/review")
+            try await Self.expectQuietConsole(browser)
+        } catch {
+            await browser.close()
+            throw error
+        }
+        await browser.close()
+    }
+
+    /// No console error since the last read, except network answers the test caused on purpose (`allowing`).
+    static func expectQuietConsole(_ browser: WebDriver, allowing expected: [String] = [],
+                                   sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let errors = try await browser.browserLog().filter { entry in
+            let message = entry["message"] as? String ?? ""
+            return entry["level"] as? String == "SEVERE" && !expected.contains { message.contains($0) }
+        }
+        #expect(errors.isEmpty, "the browser's console: \(errors)", sourceLocation: sourceLocation)
+    }
+}
+
+/// A shelf photo drawn in code with five books standing on it, each title printed down its spine, filed into a
+/// fresh library with its boxes and crops as a scan would file them: the browser then shows real pictures, and
+/// the tests know every place exactly.
+struct BrowserScene {
+    let path: String
+    let ids: [Work.ID]
+    let store: LibraryStore
+
+    static let width = 900, height = 600
+    static let books: [(title: String, author: String, spine: String, color: (UInt8, UInt8, UInt8), reading: Double)] = [
+        ("Kindred", "Octavia E. Butler", "KINDRED", (170, 35, 35), 0.94),
+        ("<b>Evil</b> & \"Co\"", "Mallory", "EVIL AND CO", (40, 90, 170), 0.81),
+        ("Noise", "Daniel Kahneman", "NOISE", (225, 190, 60), 0.88),
+        ("Middlemarch", "George Eliot", "MIDDLEMARCH", (40, 120, 80), 0.62),
+        ("Walden", "Henry David Thoreau", "WALDEN", (230, 228, 215), 0.9),
+    ]
+    /// Each spine's pixel rectangle, left to right on the one shelf.
+    static let spines: [(x: Int, y: Int, width: Int, height: Int)] = books.indices.map { i in
+        let h = [380, 340, 400, 360, 320][i]
+        return (x: 150 + i * 125, y: 500 - h, width: 90, height: h)
+    }
+    /// The markup title as a JavaScript string literal, for conditions.
+    static let evilJS = "'<b>Evil</b> & \"Co\"'"
+
+    static func make() throws -> BrowserScene {
+        var photo = RGBImage(width: width, height: height, fill: (92, 72, 58))
+        photo.fillRect(x: 0, y: 500, width: width, height: 100, color: (150, 108, 70))
+        for (book, box) in zip(books, spines) {
+            photo.fillRect(x: box.x, y: box.y, width: box.width, height: box.height, color: book.color)
+            let ink: (UInt8, UInt8, UInt8) = Int(book.color.0) + Int(book.color.1) + Int(book.color.2) > 380 ? (20, 20, 25) : (245, 240, 230)
+            let text = BitmapText.standingSpine(BitmapText.render(book.spine, scale: 4, ink: ink, paper: book.color))
+            photo.paste(text, x: box.x + (box.width - text.width) / 2, y: box.y + 20)
+        }
+        let dir = try ShelfscanProcess.temporaryDirectory("browser")
+        let photoPath = dir.appendingPathComponent("shelf.jpg").path
+        try Data(try photo.jpegData(quality: 90)).write(to: URL(fileURLWithPath: photoPath))
+        let filings = try zip(books, spines).enumerated().map { i, pair in
+            let (book, box) = pair
+            let x = Double(box.x) / Double(width), y = Double(box.y) / Double(height)
+            let w = Double(box.width) / Double(width), h = Double(box.height) / Double(height)
+            return SpineFiling(title: book.title, authors: [book.author], boundingBox: BoundingBox(x: x, y: y, width: w, height: h),
+                               polygon: [[x, y], [x + w, y], [x + w, y + h], [x, y + h]], row: 0, position: i,
+                               detectionConfidence: 0.9, readingConfidence: book.reading, rawText: "\(book.spine) \(book.author.uppercased())",
+                               reader: "ppocr", cropJPEG: try photo.cropped(x: box.x, y: box.y, width: box.width, height: box.height).jpegData(quality: 90))
+        }
+        let path = dir.appendingPathComponent("library.sqlite").path
+        let store = try LibraryStore(path: path)
+        let ids = try store.file(PhotoFiling(contentHash: String(repeating: "b", count: 64), originalImagePath: photoPath,
+                                             imageWidth: width, imageHeight: height, spines: filings))
+        return BrowserScene(path: path, ids: ids, store: store)
+    }
+
+    /// Saves the viewport as `name` in `SHELFSCAN_WRITE_SCREENSHOTS` when that is set (README's pictures come from here).
+    static func screenshot(_ browser: WebDriver, _ name: String) async throws {
+        guard let dir = ProcessInfo.processInfo.environment["SHELFSCAN_WRITE_SCREENSHOTS"], !dir.isEmpty else { return }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try await browser.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent(name))
+    }
+}
