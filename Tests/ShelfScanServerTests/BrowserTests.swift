@@ -126,14 +126,14 @@ struct BrowserTests {
                 const pixel = (x, y) => Array.from(context.getImageData(x, y, 1, 1).data.slice(0, 3));
                 return { count: document.querySelectorAll('article.book').length, title: book.querySelector('h2').textContent,
                          where: book.querySelector('.where').textContent, width: img.naturalWidth, height: img.naturalHeight,
-                         shownWidth: img.getBoundingClientRect().width,
+                         shownWidth: img.getBoundingClientRect().width, pageWidth: document.documentElement.scrollWidth,
                          edge: pixel(arguments[0], arguments[1]), middle: pixel(arguments[0] + 40, arguments[1]) };
                 """, [BrowserScene.spines[0].x, BrowserScene.spines[0].y + BrowserScene.spines[0].height / 2]) as? [String: Any]
             let book = try #require(found)
             #expect(book["count"] as? Int == 1 && book["title"] as? String == "Kindred")
             #expect(book["where"] as? String == "photo 1, shelf 1, 1st from the left")
             #expect(book["width"] as? Int == BrowserScene.width && book["height"] as? Int == BrowserScene.height)
-            #expect((book["shownWidth"] as? Double ?? 1000) <= 390, "the photo fits a phone's width")
+            #expect((book["shownWidth"] as? Double ?? 1000) <= 390 && book["pageWidth"] as? Int == 390, "the page fits a phone's width")
             let edge = try #require(book["edge"] as? [Int]), middle = try #require(book["middle"] as? [Int])
             #expect(edge[0] > 200 && edge[1] > 170 && edge[2] < 90, "the outline: \(edge)")
             #expect(middle[0] > 120 && middle[1] < 80 && middle[2] < 80, "the red spine inside it: \(middle)")
@@ -192,6 +192,52 @@ struct BrowserTests {
         await browser.close()
     }
 
+    @Test func mergeTakesALikelyDuplicateOnAPhoneSizedScreen() async throws {
+        // Given the first photo's books all in the library, and two of them filed again from a second photo
+        let scene = try BrowserScene.make()
+        for id in scene.ids { _ = try scene.store.review(ReviewDecision(workID: id, action: .verify, session: "cli")) }
+        let again = try scene.fileAgain([0, 2])
+        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
+        defer { server.stop() }
+        let browser = try await WebDriver.start(width: 390, height: 844)
+        do {
+            // The page shows the second Kindred with the first as a likely duplicate, and fits a phone's width
+            try await browser.open(server.base + "/review")
+            let listed = try await browser.wait(until: "\(Self.title) === 'Kindred' && !document.getElementById('duplicates').hidden",
+                                                value: "document.getElementById('duplicate-list').textContent")
+            #expect((listed as? String)?.contains("Kindred — Octavia E. Butler (100% alike, #\(scene.ids[0]))") == true, "\(listed ?? "")")
+            let fits = try await browser.run("""
+                const buttons = Array.from(document.querySelectorAll('.actions button'));
+                return document.documentElement.scrollWidth <= innerWidth && buttons.every((b) => b.getBoundingClientRect().right <= innerWidth);
+                """)
+            #expect(fits as? Bool == true, "nothing wider than the screen")
+
+            // m merges into the only candidate: the spine joins the book already in the library
+            try await browser.press("m")
+            try await browser.wait(until: "\(Self.title) === 'Noise' && \(Self.end).startsWith('1 decided')")
+            #expect(try scene.store.work(id: again[0]) == nil)
+            #expect(try scene.store.work(id: scene.ids[0])?.reviewStatus == .verified)
+            #expect(try scene.store.pendingCount() == 1)
+
+            // The candidate's own button does the same
+            try await browser.click("#duplicate-list button.merge")
+            try await browser.wait(until: "document.getElementById('position').textContent === 'Nothing waits for review.'")
+            #expect(try scene.store.pendingCount() == 0)
+            let merges = try scene.store.journal(limit: 10).filter { $0.session == "http" }
+            #expect(merges.map(\.kind) == ["merge", "merge"] && Set(merges.map(\.workID)) == Set(again))
+
+            // u takes the last merge back: the second Noise waits again, shown
+            try await browser.press("u")
+            try await browser.wait(until: "\(Self.title) === 'Noise' && \(Self.end).startsWith('1 decided')")
+            #expect(try scene.store.work(id: again[1])?.reviewStatus == .needsReview)
+            try await Self.expectQuietConsole(browser)
+        } catch {
+            await browser.close()
+            throw error
+        }
+        await browser.close()
+    }
+
     /// No console error since the last read, except network answers the test caused on purpose (`allowing`).
     static func expectQuietConsole(_ browser: WebDriver, allowing expected: [String] = [],
                                    sourceLocation: SourceLocation = #_sourceLocation) async throws {
@@ -210,6 +256,8 @@ struct BrowserScene {
     let path: String
     let ids: [Work.ID]
     let store: LibraryStore
+    let photoPath: String
+    let filings: [SpineFiling]
 
     static let width = 900, height = 600
     static let books: [(title: String, author: String, spine: String, color: (UInt8, UInt8, UInt8), reading: Double)] = [
@@ -252,7 +300,14 @@ struct BrowserScene {
         let store = try LibraryStore(path: path)
         let ids = try store.file(PhotoFiling(contentHash: String(repeating: "b", count: 64), originalImagePath: photoPath,
                                              imageWidth: width, imageHeight: height, spines: filings))
-        return BrowserScene(path: path, ids: ids, store: store)
+        return BrowserScene(path: path, ids: ids, store: store, photoPath: photoPath, filings: filings)
+    }
+
+    /// Files `books` (indices into `books`) again, as from a second photo of the same shelf: new pending Works
+    /// the library's duplicate index finds beside the first ones.
+    func fileAgain(_ books: [Int]) throws -> [Work.ID] {
+        try store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: photoPath,
+                                   imageWidth: Self.width, imageHeight: Self.height, spines: books.map { filings[$0] }))
     }
 
     /// Saves the viewport as `name` in `SHELFSCAN_WRITE_SCREENSHOTS` when that is set (README's pictures come from here).

@@ -4,7 +4,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { work: null, offset: 0, pending: 0, editing: false, decided: 0, started: Date.now(), busy: false };
+const state = { work: null, offset: 0, pending: 0, editing: false, picking: false, decided: 0, started: Date.now(), busy: false };
 
 async function call(method, path, body) {
   const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
@@ -51,6 +51,7 @@ async function load(workId) {
 
 function show(work) {
   state.work = work;
+  state.picking = false;
   $("item").hidden = !work;
   endLine();
   if (!work) {
@@ -71,7 +72,14 @@ function show(work) {
   list.replaceChildren();
   for (const d of work.duplicates || []) {
     const item = document.createElement("li");
-    item.textContent = d.title + (d.authors.length ? " — " + d.authors.join(", ") : "") + " (" + percent(d.similarity) + " alike, #" + d.id + ")";
+    const label = document.createElement("span");
+    label.textContent = d.title + (d.authors.length ? " — " + d.authors.join(", ") : "") + " (" + percent(d.similarity) + " alike, #" + d.id + ")";
+    const merge = document.createElement("button");
+    merge.type = "button";
+    merge.className = "merge";
+    merge.textContent = "Merge into this";
+    merge.addEventListener("click", () => mergeInto(d.id));
+    item.append(label, " ", merge);
     list.appendChild(item);
   }
   $("duplicates").hidden = list.children.length === 0;
@@ -100,6 +108,20 @@ function drawCrop(work) {
     context.drawImage(image, -image.width / 2, -image.height / 2);
   };
   image.src = work.cropUrl;
+}
+
+// m as in the terminal: straight into the only likely duplicate, else asks which (1-9, Esc cancels).
+function merge() {
+  const duplicates = (state.work && state.work.duplicates) || [];
+  if (duplicates.length === 0) { say("No merge candidates for this one."); return; }
+  if (duplicates.length === 1) { mergeInto(duplicates[0].id); return; }
+  state.picking = true;
+  say("Merge into which? Press 1-" + Math.min(9, duplicates.length) + " (Esc cancels).");
+}
+
+function mergeInto(id) {
+  state.picking = false;
+  decide("merge", { into: id });
 }
 
 function setEditing(on) {
@@ -168,7 +190,7 @@ function search() {
   box.select();
 }
 
-const actions = { v: () => decide("verify"), e: () => setEditing(true), r: () => decide("reject"), s: skip, u: undo, "/": search };
+const actions = { v: () => decide("verify"), e: () => setEditing(true), r: () => decide("reject"), s: skip, m: merge, u: undo, "/": search };
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -179,6 +201,15 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (inField || event.target instanceof HTMLButtonElement && event.key === "Enter") return;
+  if (state.picking) {
+    event.preventDefault();
+    const duplicates = (state.work && state.work.duplicates) || [];
+    const n = Number(event.key);
+    if (Number.isInteger(n) && n >= 1 && n <= Math.min(9, duplicates.length)) { mergeInto(duplicates[n - 1].id); return; }
+    state.picking = false;
+    say(event.key === "Escape" ? "" : "Merge cancelled.");
+    return;
+  }
   const key = event.key === "Enter" ? "v" : event.key;
   if (actions[key]) { event.preventDefault(); actions[key](); }
 });
