@@ -70,6 +70,30 @@ struct ReviewRoutes: Sendable {
         return try decide(context, .merge(into: into), revision: body.revision, defaults: ReviewDefaults())
     }
 
+    /// Verifies one photo's (or one shelf row's) pending Works read at or above `minConfidence`, by `BulkVerify`'s
+    /// rule as `shelfscan review`'s bulk menu does, in one journal entry: one undo takes them all back. Nothing to
+    /// take is an answer (an empty list), not an error: the bar was simply above every reading.
+    func bulkVerify(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(BulkVerifyBody.self, request, context)
+        guard let hash = body.photoContentHash, let threshold = body.minConfidence, (0...1).contains(threshold) else {
+            throw Problem(.unprocessableContent, code: "INVALID",
+                          detail: "Name the photo and the bar: {\"photoContentHash\": \"…\", \"minConfidence\": 0.8} (0 to 1; \"row\" for one shelf row).")
+        }
+        let decisions = BulkVerify.decisions(try library.pendingWorks(photoContentHash: hash, row: body.row), row: body.row,
+                                             threshold: threshold, session: Self.session)
+        guard !decisions.isEmpty else {
+            return try JSONResponse.envelope(BulkDecisionDTO(journalId: nil, verifiedWorkIds: []), context: context)
+        }
+        do {
+            let receipt = try library.review(batch: decisions, summary: BulkVerify.summary(count: decisions.count, row: body.row, threshold: threshold),
+                                             defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+            return try JSONResponse.envelope(BulkDecisionDTO(journalId: receipt.journalID, verifiedWorkIds: decisions.map(\.workID)),
+                                             context: context)
+        } catch let error as LibraryError {
+            throw Self.problem(error)
+        }
+    }
+
     /// Undoes the latest decision made over HTTP (or, with `{"session": null}`… any), as `shelfscan review undo`.
     func undo(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(UndoBody.self, request, context)
@@ -186,6 +210,13 @@ struct EditBody: Decodable, DefaultInit {
 }
 struct MergeBody: Decodable, DefaultInit { var revision: Int?; var into: Int64? }
 struct UndoBody: Decodable, DefaultInit { var session: String?; var allSessions: Bool? }
+struct BulkVerifyBody: Decodable, DefaultInit {
+    var photoContentHash: String?
+    var minConfidence: Double?
+    var row: Int?
+    var readingStatus: String?
+    var wishlist: Bool?
+}
 
 struct PendingPage: Encodable, Sendable {
     var pending: Int
@@ -248,6 +279,12 @@ struct DecisionDTO: Encodable, Sendable {
     var resultingWorkId: Int64?
     var reviewStatus: ReviewStatus?
     var revision: Int?
+}
+
+/// A bulk verify's answer: the journal entry (nil when nothing was taken) and the Works it verified.
+struct BulkDecisionDTO: Encodable, Sendable {
+    var journalId: Int64?
+    var verifiedWorkIds: [Int64]
 }
 
 struct UndoReceiptDTO: Encodable, Sendable {

@@ -17,19 +17,19 @@ struct BrowserTests {
 
     @Test func reviewKeysDecideThroughTheLibrary() async throws {
         // Given a library of five pending books from one photo, served without a token, and a browser on /review
-        let scene = try BrowserScene.make()
+        let scene = try ShelfScene.make()
         let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
         defer { server.stop() }
-        let browser = try await WebDriver.start(width: 1000, height: 620)
+        let browser = try await WebDriver.start(width: 1000, height: 670)
         do {
             try await browser.open(server.base + "/review")
             try await browser.wait(until: "\(Self.title) === 'Kindred' && document.getElementById('crop').width > 0 && document.getElementById('shelf').naturalWidth > 0")
             #expect(try await browser.run("return document.getElementById('position').textContent") as? String == "5 waiting · book 1")
-            try await BrowserScene.screenshot(browser, "review-page.png")
+            try await ShelfScene.screenshot(browser, "review-page.png")
 
             // v verifies the book shown: the library has one pending book fewer, and the next one is shown
             try await browser.press("v")
-            try await browser.wait(until: "\(Self.title) === \(BrowserScene.evilJS) && \(Self.end).startsWith('1 decided')")
+            try await browser.wait(until: "\(Self.title) === \(ShelfScene.evilJS) && \(Self.end).startsWith('1 decided')")
             #expect(try scene.store.pendingCount() == 4)
             #expect(try scene.store.work(id: scene.ids[0])?.reviewStatus == .verified)
 
@@ -47,7 +47,7 @@ struct BrowserTests {
 
             // u undoes the rejection: the book is back, pending, and shown again
             try await browser.press("u")
-            try await browser.wait(until: "\(Self.title) === 'Noise' && \(Self.end).startsWith('1 decided')")
+            try await browser.wait(until: "\(Self.title) === 'Noise' && \(Self.end).startsWith('1 decided') && \(Self.end).endsWith('4 left')")
             #expect(try scene.store.pendingCount() == 4)
             #expect(try scene.store.work(id: scene.ids[2])?.reviewStatus == .needsReview)
 
@@ -69,7 +69,7 @@ struct BrowserTests {
 
     @Test func aStaleDecisionIsRefusedAndThePageSaysSo() async throws {
         // Given the review page showing Kindred at the revision it loaded
-        let scene = try BrowserScene.make()
+        let scene = try ShelfScene.make()
         let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
         defer { server.stop() }
         let browser = try await WebDriver.start()
@@ -84,7 +84,7 @@ struct BrowserTests {
             try await browser.press("v")
 
             // Then the page says it was not saved and why, and goes on to a book that still waits
-            let said = try await browser.wait(until: "!document.getElementById('alert').hidden && \(Self.title) === \(BrowserScene.evilJS)",
+            let said = try await browser.wait(until: "!document.getElementById('alert').hidden && \(Self.title) === \(ShelfScene.evilJS)",
                                               value: "document.getElementById('alert').textContent")
             let alert = try #require(said as? String)
             #expect(alert.hasPrefix("Not saved: Work \(scene.ids[0])"), "\(alert)")
@@ -104,7 +104,7 @@ struct BrowserTests {
 
     @Test func findShowsTheBookOnItsPhotoWithItsSpineOutlined() async throws {
         // Given the library served, and a phone-sized browser
-        let scene = try BrowserScene.make()
+        let scene = try ShelfScene.make()
         let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
         defer { server.stop() }
         let browser = try await WebDriver.start(width: 390, height: 844)
@@ -112,7 +112,7 @@ struct BrowserTests {
             // When finding a title
             try await browser.open(server.base + "/find?q=kindred")
             try await browser.wait(until: "document.querySelector('article.book img') && document.querySelector('article.book img').complete && document.querySelector('article.book img').naturalWidth > 0")
-            try await BrowserScene.screenshot(browser, "find-page.png")
+            try await ShelfScene.screenshot(browser, "find-page.png")
 
             // Then the book, its place in words, and its photo with the spine outlined (read back from the
             // picture the browser shows: the box's left edge is the outline's colour, its middle the spine's)
@@ -128,11 +128,11 @@ struct BrowserTests {
                          where: book.querySelector('.where').textContent, width: img.naturalWidth, height: img.naturalHeight,
                          shownWidth: img.getBoundingClientRect().width, pageWidth: document.documentElement.scrollWidth,
                          edge: pixel(arguments[0], arguments[1]), middle: pixel(arguments[0] + 40, arguments[1]) };
-                """, [BrowserScene.spines[0].x, BrowserScene.spines[0].y + BrowserScene.spines[0].height / 2]) as? [String: Any]
+                """, [ShelfScene.spines[0].x, ShelfScene.spines[0].y + ShelfScene.spines[0].height / 2]) as? [String: Any]
             let book = try #require(found)
             #expect(book["count"] as? Int == 1 && book["title"] as? String == "Kindred")
             #expect(book["where"] as? String == "photo 1, shelf 1, 1st from the left")
-            #expect(book["width"] as? Int == BrowserScene.width && book["height"] as? Int == BrowserScene.height)
+            #expect(book["width"] as? Int == ShelfScene.width && book["height"] as? Int == ShelfScene.height)
             #expect((book["shownWidth"] as? Double ?? 1000) <= 390 && book["pageWidth"] as? Int == 390, "the page fits a phone's width")
             let edge = try #require(book["edge"] as? [Int]), middle = try #require(book["middle"] as? [Int])
             #expect(edge[0] > 200 && edge[1] > 170 && edge[2] < 90, "the outline: \(edge)")
@@ -143,7 +143,7 @@ struct BrowserTests {
             let evil = try await browser.wait(until: "document.querySelector('article.book h2')",
                                               value: "[document.querySelector('article.book h2').textContent, document.querySelectorAll('article.book h2 b').length]")
             let shown = try #require(evil as? [Any])
-            #expect(shown.first as? String == BrowserScene.books[1].title && shown.last as? Int == 0)
+            #expect(shown.first as? String == ShelfScene.books[1].title && shown.last as? Int == 0)
             try await Self.expectQuietConsole(browser)
         } catch {
             await browser.close()
@@ -154,7 +154,7 @@ struct BrowserTests {
 
     @Test func theTokenPageAsksOnceAndKeepsTheTokenOutOfURLsAndScripts() async throws {
         // Given a server with a token, and a browser that has never seen it
-        let scene = try BrowserScene.make()
+        let scene = try ShelfScene.make()
         let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": "s3cret-token"])
         defer { server.stop() }
         let browser = try await WebDriver.start()
@@ -194,7 +194,7 @@ struct BrowserTests {
 
     @Test func mergeTakesALikelyDuplicateOnAPhoneSizedScreen() async throws {
         // Given the first photo's books all in the library, and two of them filed again from a second photo
-        let scene = try BrowserScene.make()
+        let scene = try ShelfScene.make()
         for id in scene.ids { _ = try scene.store.review(ReviewDecision(workID: id, action: .verify, session: "cli")) }
         let again = try scene.fileAgain([0, 2])
         let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
@@ -238,6 +238,41 @@ struct BrowserTests {
         await browser.close()
     }
 
+    @Test func bulkVerifyTakesThePhotosBooksAtTheBarAndOneUndoTakesThemBack() async throws {
+        let scene = try ShelfScene.make()
+        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
+        defer { server.stop() }
+        let browser = try await WebDriver.start()
+        do {
+            try await browser.open(server.base + "/review")
+            try await browser.wait(until: "\(Self.title) === 'Kindred' && !document.getElementById('bulk').hidden")
+
+            // b goes to the bar; 85 and Enter verify the three books read at 85% or better (94, 88 and 90%)
+            try await browser.press("b")
+            try await browser.press("\u{E003}\u{E003}85\u{E007}")
+            try await browser.wait(until: "\(Self.title) === \(ShelfScene.evilJS) && \(Self.end).startsWith('3 decided')")
+            #expect(try scene.store.pendingCount() == 2)
+            #expect(try scene.store.reviewStatuses(ids: [scene.ids[0], scene.ids[2], scene.ids[4]]).values.allSatisfy { $0 == .verified })
+
+            // The keys work again at once: u takes the whole bulk decision back, and the end line counts it so
+            try await browser.press("u")
+            try await browser.wait(until: "\(Self.end).startsWith('0 decided') && \(Self.end).endsWith('5 left')")
+            #expect(try scene.store.pendingCount() == 5)
+
+            // A bar above every reading takes nothing and says so
+            try await browser.press("b")
+            try await browser.press("\u{E003}\u{E003}\u{E003}100\u{E007}")
+            let said = try await browser.wait(until: "!document.getElementById('alert').hidden", value: "document.getElementById('alert').textContent")
+            #expect(said as? String == "Nothing on this photo is read at 100% or better.")
+            #expect(try scene.store.pendingCount() == 5)
+            try await Self.expectQuietConsole(browser)
+        } catch {
+            await browser.close()
+            throw error
+        }
+        await browser.close()
+    }
+
     /// No console error since the last read, except network answers the test caused on purpose (`allowing`).
     static func expectQuietConsole(_ browser: WebDriver, allowing expected: [String] = [],
                                    sourceLocation: SourceLocation = #_sourceLocation) async throws {
@@ -246,74 +281,5 @@ struct BrowserTests {
             return entry["level"] as? String == "SEVERE" && !expected.contains { message.contains($0) }
         }
         #expect(errors.isEmpty, "the browser's console: \(errors)", sourceLocation: sourceLocation)
-    }
-}
-
-/// A shelf photo drawn in code with five books standing on it, each title printed down its spine, filed into a
-/// fresh library with its boxes and crops as a scan would file them: the browser then shows real pictures, and
-/// the tests know every place exactly.
-struct BrowserScene {
-    let path: String
-    let ids: [Work.ID]
-    let store: LibraryStore
-    let photoPath: String
-    let filings: [SpineFiling]
-
-    static let width = 900, height = 600
-    static let books: [(title: String, author: String, spine: String, color: (UInt8, UInt8, UInt8), reading: Double)] = [
-        ("Kindred", "Octavia E. Butler", "KINDRED", (170, 35, 35), 0.94),
-        ("<b>Evil</b> & \"Co\"", "Mallory", "EVIL AND CO", (40, 90, 170), 0.81),
-        ("Noise", "Daniel Kahneman", "NOISE", (225, 190, 60), 0.88),
-        ("Middlemarch", "George Eliot", "MIDDLEMARCH", (40, 120, 80), 0.62),
-        ("Walden", "Henry David Thoreau", "WALDEN", (230, 228, 215), 0.9),
-    ]
-    /// Each spine's pixel rectangle, left to right on the one shelf.
-    static let spines: [(x: Int, y: Int, width: Int, height: Int)] = books.indices.map { i in
-        let h = [380, 340, 400, 360, 320][i]
-        return (x: 150 + i * 125, y: 500 - h, width: 90, height: h)
-    }
-    /// The markup title as a JavaScript string literal, for conditions.
-    static let evilJS = "'<b>Evil</b> & \"Co\"'"
-
-    static func make() throws -> BrowserScene {
-        var photo = RGBImage(width: width, height: height, fill: (92, 72, 58))
-        photo.fillRect(x: 0, y: 500, width: width, height: 100, color: (150, 108, 70))
-        for (book, box) in zip(books, spines) {
-            photo.fillRect(x: box.x, y: box.y, width: box.width, height: box.height, color: book.color)
-            let ink: (UInt8, UInt8, UInt8) = Int(book.color.0) + Int(book.color.1) + Int(book.color.2) > 380 ? (20, 20, 25) : (245, 240, 230)
-            let text = BitmapText.standingSpine(BitmapText.render(book.spine, scale: 4, ink: ink, paper: book.color))
-            photo.paste(text, x: box.x + (box.width - text.width) / 2, y: box.y + 20)
-        }
-        let dir = try ShelfscanProcess.temporaryDirectory("browser")
-        let photoPath = dir.appendingPathComponent("shelf.jpg").path
-        try Data(try photo.jpegData(quality: 90)).write(to: URL(fileURLWithPath: photoPath))
-        let filings = try zip(books, spines).enumerated().map { i, pair in
-            let (book, box) = pair
-            let x = Double(box.x) / Double(width), y = Double(box.y) / Double(height)
-            let w = Double(box.width) / Double(width), h = Double(box.height) / Double(height)
-            return SpineFiling(title: book.title, authors: [book.author], boundingBox: BoundingBox(x: x, y: y, width: w, height: h),
-                               polygon: [[x, y], [x + w, y], [x + w, y + h], [x, y + h]], row: 0, position: i,
-                               detectionConfidence: 0.9, readingConfidence: book.reading, rawText: "\(book.spine) \(book.author.uppercased())",
-                               reader: "ppocr", cropJPEG: try photo.cropped(x: box.x, y: box.y, width: box.width, height: box.height).jpegData(quality: 90))
-        }
-        let path = dir.appendingPathComponent("library.sqlite").path
-        let store = try LibraryStore(path: path)
-        let ids = try store.file(PhotoFiling(contentHash: String(repeating: "b", count: 64), originalImagePath: photoPath,
-                                             imageWidth: width, imageHeight: height, spines: filings))
-        return BrowserScene(path: path, ids: ids, store: store, photoPath: photoPath, filings: filings)
-    }
-
-    /// Files `books` (indices into `books`) again, as from a second photo of the same shelf: new pending Works
-    /// the library's duplicate index finds beside the first ones.
-    func fileAgain(_ books: [Int]) throws -> [Work.ID] {
-        try store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: photoPath,
-                                   imageWidth: Self.width, imageHeight: Self.height, spines: books.map { filings[$0] }))
-    }
-
-    /// Saves the viewport as `name` in `SHELFSCAN_WRITE_SCREENSHOTS` when that is set (README's pictures come from here).
-    static func screenshot(_ browser: WebDriver, _ name: String) async throws {
-        guard let dir = ProcessInfo.processInfo.environment["SHELFSCAN_WRITE_SCREENSHOTS"], !dir.isEmpty else { return }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try await browser.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent(name))
     }
 }

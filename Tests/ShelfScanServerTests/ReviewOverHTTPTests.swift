@@ -93,4 +93,44 @@ struct ReviewOverHTTPTests {
         #expect(results.data["needsReview"] as? Int == first.count - 2)
         BadInputTests.expectProblem(try await client.get("/v3/review/works/999999"), 404, "NOT_FOUND")
     }
+
+    @Test func bulkVerifyTakesThePhotosBooksReadAtTheBarAsOneUndoableDecision() async throws {
+        // Given one photo's five pending books, read at 94, 81, 88, 62 and 90%
+        let scene = try ShelfScene.make()
+        let server = try ServerProcess.start(library: scene.path)
+        let client = Client(server)
+        defer { Task { try? await client.shutdown() }; server.stop() }
+        let route = "/v3/review/bulk-verify"
+
+        // A request without the photo or the bar, or with a bar beyond 0-1, decides nothing
+        BadInputTests.expectProblem(try await client.postJSON(route, ["minConfidence": 0.8]), 422, "INVALID")
+        BadInputTests.expectProblem(try await client.postJSON(route, ["photoContentHash": ShelfScene.contentHash, "minConfidence": 1.5]), 422, "INVALID")
+        BadInputTests.expectProblem(try await client.postJSON(route, ["photoContentHash": ShelfScene.contentHash, "minConfidence": "high"]),
+                                    400, "MALFORMED_JSON")
+        // A shelf row without books, or a bar above every reading, takes nothing and journals nothing
+        for body: [String: Any] in [["photoContentHash": ShelfScene.contentHash, "minConfidence": 0.5, "row": 1],
+                                    ["photoContentHash": ShelfScene.contentHash, "minConfidence": 0.95]] {
+            let none = try await client.postJSON(route, body)
+            #expect(none.status == 200 && none.data["verifiedWorkIds"] as? [Int] == [] && none.data["journalId"] == nil, "\(none.text)")
+        }
+        #expect(try scene.store.journal(limit: 5).isEmpty)
+
+        // When verifying at 85%: the three read at 85% or better, in one journal entry, worded as the terminal's
+        let taken = [scene.ids[0], scene.ids[2], scene.ids[4]]
+        let bulk = try await client.postJSON(route, ["photoContentHash": ShelfScene.contentHash, "minConfidence": 0.85, "row": 0])
+        #expect(bulk.status == 200, "\(bulk.text)")
+        #expect(bulk.data["verifiedWorkIds"] as? [Int] == taken.map { Int($0) })
+        #expect(try scene.store.reviewStatuses(ids: scene.ids) == [scene.ids[0]: .verified, scene.ids[1]: .needsReview, scene.ids[2]: .verified,
+                                                                   scene.ids[3]: .needsReview, scene.ids[4]: .verified])
+        let journal = try scene.store.journal(limit: 5)
+        #expect(journal.count == 1 && journal.first?.kind == "bulk" && journal.first?.session == "http")
+        #expect(journal.first?.summary == "verified 3 of shelf 1 read at 85% or better")
+        #expect(bulk.data["journalId"] as? Int == journal.first.map { Int($0.id) })
+
+        // Then one undo takes all three back
+        let undone = try await client.postJSON("/v3/review/undo", [:])
+        #expect(undone.status == 200)
+        #expect(Set(undone.data["restoredWorkIds"] as? [Int] ?? []) == Set(taken.map { Int($0) }))
+        #expect(try scene.store.pendingCount() == 5)
+    }
 }

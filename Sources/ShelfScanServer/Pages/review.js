@@ -4,7 +4,8 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { work: null, offset: 0, pending: 0, editing: false, picking: false, decided: 0, started: Date.now(), busy: false };
+// history: how many books each decision of this page decided (a bulk verify many), so undo takes back as many.
+const state = { work: null, offset: 0, pending: 0, editing: false, picking: false, decided: 0, history: [], started: Date.now(), busy: false };
 
 async function call(method, path, body) {
   const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
@@ -35,11 +36,12 @@ function endLine() {
 
 async function load(workId) {
   state.editing = false;
+  // The queue's size is read even when the book is named (after an undo), so the end line counts it.
+  const page = await call("GET", "/v3/review/works?limit=1&offset=" + state.offset);
+  if (!page.ok) { say(page.json && page.json.detail ? page.json.detail : "The queue cannot be read."); return; }
+  state.pending = page.json.data.pending;
   let id = workId;
   if (id === undefined) {
-    const page = await call("GET", "/v3/review/works?limit=1&offset=" + state.offset);
-    if (!page.ok) { say(page.json && page.json.detail ? page.json.detail : "The queue cannot be read."); return; }
-    state.pending = page.json.data.pending;
     if (page.json.data.works.length === 0 && state.offset > 0) { state.offset = 0; return load(); }
     if (page.json.data.works.length === 0) { show(null); return; }
     id = page.json.data.works[0].id;
@@ -85,6 +87,7 @@ function show(work) {
   $("duplicates").hidden = list.children.length === 0;
   drawCrop(work);
   $("shelf").hidden = !spine.photoContentHash;
+  $("bulk").hidden = !spine.photoContentHash;
   $("shelf").src = "/pages/works/" + work.id + "/shelf.jpg?revision=" + work.revision;
 }
 
@@ -142,6 +145,7 @@ async function decide(action, body) {
     if (answer.ok) {
       say("");
       state.decided += 1;
+      state.history.push(1);
       await load();
     } else if (answer.status === 409) {
       say("Not saved: " + (answer.json ? answer.json.detail : "the book changed since it was shown.") + " It is shown again as it stands now.");
@@ -168,12 +172,39 @@ async function undo() {
     const answer = await call("POST", "/v3/review/undo", {});
     if (!answer.ok) { say(answer.json && answer.json.detail ? answer.json.detail : "Nothing to undo."); return; }
     say("");
-    state.decided = Math.max(0, state.decided - 1);
+    state.decided = Math.max(0, state.decided - (state.history.pop() || 1));
     const restored = answer.json.data.restoredWorkIds;
     await load(restored.length ? restored[0] : undefined);
   } finally {
     state.busy = false;
   }
+}
+
+// Bulk verify as the terminal's bulk menu: this photo's books read at or above the bar, by the library's
+// rule (POST /v3/review/bulk-verify), as one decision that one undo takes back.
+async function bulk() {
+  const spine = state.work && state.work.spine;
+  if (!spine || !spine.photoContentHash || state.busy) return;
+  const bar = Number($("bulk-threshold").value);
+  if (!(bar >= 0 && bar <= 100)) { say("The bar is a percentage, 0 to 100."); return; }
+  state.busy = true;
+  try {
+    const answer = await call("POST", "/v3/review/bulk-verify", { photoContentHash: spine.photoContentHash, minConfidence: bar / 100 });
+    if (!answer.ok) { say("Not saved: " + (answer.json && answer.json.detail ? answer.json.detail : "the server said " + answer.status + ".")); return; }
+    const count = answer.json.data.verifiedWorkIds.length;
+    if (count === 0) { say("Nothing on this photo is read at " + bar + "% or better."); return; }
+    say("");
+    state.decided += count;
+    state.history.push(count);
+    await load();
+  } finally {
+    state.busy = false;
+  }
+}
+
+function focusBulk() {
+  $("bulk-threshold").focus();
+  $("bulk-threshold").select();
 }
 
 function skip() {
@@ -190,7 +221,7 @@ function search() {
   box.select();
 }
 
-const actions = { v: () => decide("verify"), e: () => setEditing(true), r: () => decide("reject"), s: skip, m: merge, u: undo, "/": search };
+const actions = { v: () => decide("verify"), e: () => setEditing(true), r: () => decide("reject"), s: skip, m: merge, b: focusBulk, u: undo, "/": search };
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -221,5 +252,10 @@ for (const button of document.querySelectorAll(".actions button")) {
   });
 }
 $("fields").addEventListener("submit", (event) => { event.preventDefault(); if (state.editing) saveEdit(); });
+$("bulk").addEventListener("submit", (event) => {
+  event.preventDefault();
+  document.activeElement.blur();  // the keys work again once the bar is set
+  bulk();
+});
 
 load();
