@@ -273,6 +273,50 @@ struct BrowserTests {
         await browser.close()
     }
 
+    @Test func splitAndJoinFromTheReviewPage() async throws {
+        let scene = try ShelfScene.make()
+        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
+        defer { server.stop() }
+        let browser = try await WebDriver.start()
+        do {
+            try await browser.open(server.base + "/review")
+            try await browser.wait(until: "\(Self.title) === 'Kindred' && document.getElementById('crop').width > 0")
+
+            // | shows the cut at the middle, drawn across the spine; → moves it to 55%; Enter cuts there
+            try await browser.press("|")
+            try await browser.wait(until: "!document.getElementById('split-hint').hidden && document.getElementById('cut').textContent === '50%'")
+            try await browser.press("\u{E014}")
+            try await browser.wait(until: "document.getElementById('cut').textContent === '55%'")
+            try await browser.press("\u{E007}")
+            // Then the first piece is shown, unread, and the queue has one box more
+            try await browser.wait(until: "document.getElementById('position').textContent.startsWith('6 waiting') && \(Self.title) === ''")
+            #expect(try scene.store.pendingCount() == 6 && (try scene.store.work(id: scene.ids[0])) == nil)
+            let pieces = try scene.store.pendingWorks(photoContentHash: ShelfScene.contentHash).filter(\.hasUnreadTitle)
+            let left = try #require(pieces.compactMap(\.boundingBox).min { $0.x < $1.x })
+            #expect(abs(left.width - 0.55 * Double(ShelfScene.spines[0].width) / Double(ShelfScene.width)) < 1e-6)
+
+            // u puts Kindred back; j then joins it with its right neighbour, keeping the surer reading
+            try await browser.press("u")
+            try await browser.wait(until: "\(Self.title) === 'Kindred' && document.getElementById('position').textContent.startsWith('5 waiting')")
+            try await browser.press("j")
+            try await browser.wait(until: "\(Self.title) === 'Kindred' && document.getElementById('position').textContent.startsWith('4 waiting')")
+            #expect(try scene.store.pendingCount() == 4)
+            #expect(try scene.store.work(id: scene.ids[0]) == nil && (try scene.store.work(id: scene.ids[1])) == nil)
+            // A split or a join decides no book: the end line still says none
+            #expect((try await browser.run("return \(Self.end)") as? String)?.hasPrefix("0 decided · ") == true)
+
+            // u: the two boxes as they were
+            try await browser.press("u")
+            try await browser.wait(until: "\(Self.title) === 'Kindred' && document.getElementById('position').textContent.startsWith('5 waiting')")
+            #expect(try scene.store.work(id: scene.ids[1])?.reviewStatus == .needsReview)
+            try await Self.expectQuietConsole(browser)
+        } catch {
+            await browser.close()
+            throw error
+        }
+        await browser.close()
+    }
+
     /// No console error since the last read, except network answers the test caused on purpose (`allowing`).
     static func expectQuietConsole(_ browser: WebDriver, allowing expected: [String] = [],
                                    sourceLocation: SourceLocation = #_sourceLocation) async throws {

@@ -133,4 +133,55 @@ struct ReviewOverHTTPTests {
         #expect(Set(undone.data["restoredWorkIds"] as? [Int] ?? []) == Set(taken.map { Int($0) }))
         #expect(try scene.store.pendingCount() == 5)
     }
+
+    @Test func splitAndJoinRedrawBoxesAsTheTerminalDoes() async throws {
+        // Given five pending books of one photo
+        let scene = try ShelfScene.make()
+        let server = try ServerProcess.start(library: scene.path)
+        let client = Client(server)
+        defer { Task { try? await client.shutdown() }; server.stop() }
+        let kindred = try #require(try scene.store.work(id: scene.ids[0]))
+        let box = try #require(kindred.boundingBox)
+
+        // A cut outside the box's middle 80%, or a stale revision, changes nothing
+        BadInputTests.expectProblem(try await client.postJSON("/v3/review/works/\(kindred.id!)/split", ["at": 0.95]), 422, "INVALID")
+        BadInputTests.expectProblem(try await client.postJSON("/v3/review/works/\(kindred.id!)/split", ["revision": kindred.revision + 1]),
+                                    409, "CONFLICT")
+        // The last box on the shelf has no box to its right to join
+        BadInputTests.expectProblem(try await client.postJSON("/v3/review/works/\(scene.ids[4])/join", [:]), 422, "CANNOT_RESHAPE")
+        #expect(try scene.store.pendingCount() == 5)
+
+        // When Kindred's box is split at 40% of its width, with the revision seen
+        let split = try await client.postJSON("/v3/review/works/\(kindred.id!)/split", ["revision": kindred.revision, "at": 0.4])
+        #expect(split.status == 200, "\(split.text)")
+        #expect(split.data["replacedWorkIds"] as? [Int] == [Int(kindred.id!)])
+        let pieces = try #require(split.data["createdWorkIds"] as? [Int])
+        #expect(pieces.count == 2)
+        // Then two pending boxes stand in its place, cut where asked, each with its crop
+        let left = try #require(try scene.store.work(id: Int64(pieces[0]))?.boundingBox)
+        let right = try #require(try scene.store.work(id: Int64(pieces[1]))?.boundingBox)
+        #expect(abs(left.x - box.x) < 1e-6 && abs(left.width - box.width * 0.4) < 1e-6)
+        #expect(abs(right.x - (box.x + box.width * 0.4)) < 1e-6 && abs(right.width - box.width * 0.6) < 1e-6)
+        #expect(try await client.get("/v3/review/works/\(pieces[1])/crop").status == 200)
+        #expect(try scene.store.work(id: kindred.id!) == nil && (try scene.store.pendingCount()) == 6)
+
+        // And joining Noise with its right neighbour, Middlemarch, gives one box over both, read as the surer of
+        // the two (88% against 62%)
+        let (noise, middlemarch) = (ShelfScene.spines[2], ShelfScene.spines[3])
+        let join = try await client.postJSON("/v3/review/works/\(scene.ids[2])/join", [:])
+        #expect(join.status == 200, "\(join.text)")
+        #expect(join.data["replacedWorkIds"] as? [Int] == [Int(scene.ids[2]), Int(scene.ids[3])])
+        let joined = try #require(try (join.data["createdWorkIds"] as? [Int])?.first.flatMap { try scene.store.work(id: Int64($0)) })
+        let whole = try #require(joined.boundingBox)
+        #expect(abs(whole.x - Double(noise.x) / Double(ShelfScene.width)) < 1e-6)
+        #expect(abs(whole.x + whole.width - Double(middlemarch.x + middlemarch.width) / Double(ShelfScene.width)) < 1e-6)
+        #expect(joined.title == "Noise" && joined.reviewStatus == .needsReview)
+        #expect(try scene.store.pendingCount() == 5)
+
+        // Undo takes back the join, then the split
+        #expect(Set(try await client.postJSON("/v3/review/undo", [:]).data["restoredWorkIds"] as? [Int] ?? []) == [Int(scene.ids[2]), Int(scene.ids[3])])
+        #expect(try await client.postJSON("/v3/review/undo", [:]).data["restoredWorkIds"] as? [Int] == [Int(kindred.id!)])
+        #expect(try scene.store.work(id: kindred.id!)?.title == "Kindred" && (try scene.store.pendingCount()) == 5)
+        #expect(try scene.store.journal(limit: 5).map(\.kind).prefix(2).sorted() == ["join", "split"])
+    }
 }

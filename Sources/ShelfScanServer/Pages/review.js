@@ -5,7 +5,9 @@
 
 const $ = (id) => document.getElementById(id);
 // history: how many books each decision of this page decided (a bulk verify many), so undo takes back as many.
-const state = { work: null, offset: 0, pending: 0, editing: false, picking: false, decided: 0, history: [], started: Date.now(), busy: false };
+// cut: where a split would cut (0.1-0.9 of the box), null when not splitting.
+const state = { work: null, offset: 0, pending: 0, editing: false, picking: false, cut: null, cropImage: null, decided: 0, history: [],
+                started: Date.now(), busy: false };
 
 async function call(method, path, body) {
   const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
@@ -54,6 +56,7 @@ async function load(workId) {
 function show(work) {
   state.work = work;
   state.picking = false;
+  setCut(null);
   $("item").hidden = !work;
   endLine();
   if (!work) {
@@ -95,22 +98,65 @@ function show(work) {
 // counter-clockwise, half a turn more when the reader found the title running up the spine.
 function drawCrop(work) {
   const canvas = $("crop");
+  state.cropImage = null;
   if (!work.cropUrl) { canvas.hidden = true; return; }
   canvas.hidden = false;
   const image = new Image();
   image.onload = () => {
-    const lying = work.spine && typeof work.spine.lying === "boolean" ? work.spine.lying : image.width > image.height;
-    const turns = (lying ? 0 : -1) + (work.spine && work.spine.textRunsUp ? 2 : 0);
-    const quarter = ((turns % 4) + 4) % 4;
-    const sideways = quarter % 2 === 1;
-    canvas.width = sideways ? image.height : image.width;
-    canvas.height = sideways ? image.width : image.height;
-    const context = canvas.getContext("2d");
-    context.translate(canvas.width / 2, canvas.height / 2);
-    context.rotate(quarter * Math.PI / 2);
-    context.drawImage(image, -image.width / 2, -image.height / 2);
+    if (state.work !== work) return;
+    state.cropImage = image;
+    paintCrop();
   };
   image.src = work.cropUrl;
+}
+
+// While splitting, the cut is drawn across the spine where the library cuts it: in the crop's own
+// coordinates, before the turn, so it turns with the picture. A standing spine's crop carries a margin of 4%
+// of the box's width on each side (SpineReshape.cropMargin), which the cut skips as the library's does.
+function paintCrop() {
+  const image = state.cropImage, work = state.work, canvas = $("crop");
+  if (!image || !work) return;
+  const lying = work.spine && typeof work.spine.lying === "boolean" ? work.spine.lying : image.width > image.height;
+  const turns = (lying ? 0 : -1) + (work.spine && work.spine.textRunsUp ? 2 : 0);
+  const quarter = ((turns % 4) + 4) % 4;
+  const sideways = quarter % 2 === 1;
+  canvas.width = sideways ? image.height : image.width;
+  canvas.height = sideways ? image.width : image.height;
+  const context = canvas.getContext("2d");
+  context.translate(canvas.width / 2, canvas.height / 2);
+  context.rotate(quarter * Math.PI / 2);
+  context.drawImage(image, -image.width / 2, -image.height / 2);
+  if (state.cut === null) return;
+  context.strokeStyle = "#ffd000";
+  context.lineWidth = Math.max(2, Math.round(Math.min(image.width, image.height) / 40));
+  context.beginPath();
+  if (lying) {
+    const y = image.height * state.cut - image.height / 2;
+    context.moveTo(-image.width / 2, y);
+    context.lineTo(image.width / 2, y);
+  } else {
+    const x = image.width * (0.04 + state.cut) / 1.08 - image.width / 2;
+    context.moveTo(x, -image.height / 2);
+    context.lineTo(x, image.height / 2);
+  }
+  context.stroke();
+}
+
+// | as in the terminal: choose where to cut (←/→ move it by 5%), Enter or | cuts, anything else leaves.
+function setCut(cut) {
+  state.cut = cut;
+  $("split-hint").hidden = cut === null;
+  if (cut !== null) $("cut").textContent = Math.round(cut * 100) + "%";
+  paintCrop();
+}
+
+function split() {
+  if (!state.work || !state.work.spine || !state.work.spine.photoContentHash) {
+    say("This Work has no box on a photo to split.");
+    return;
+  }
+  if (state.cut === null) { say(""); setCut(0.5); return; }
+  decide("split", { at: state.cut }, true);
 }
 
 // m as in the terminal: straight into the only likely duplicate, else asks which (1-9, Esc cancels).
@@ -136,7 +182,8 @@ function setEditing(on) {
 }
 
 // One decision through the library's rules; a refusal (stale revision, invalid title) is shown as it came.
-async function decide(action, body) {
+// A split or a join (reshape) decides no book, as in the terminal's end line, and shows its first new box.
+async function decide(action, body, reshape) {
   if (!state.work || state.busy) return;
   state.busy = true;
   try {
@@ -144,9 +191,10 @@ async function decide(action, body) {
     const answer = await call("POST", "/v3/review/works/" + state.work.id + "/" + action, payload);
     if (answer.ok) {
       say("");
-      state.decided += 1;
-      state.history.push(1);
-      await load();
+      const counted = reshape ? 0 : 1;
+      state.decided += counted;
+      state.history.push(counted);
+      await load(reshape ? answer.json.data.createdWorkIds[0] : undefined);
     } else if (answer.status === 409) {
       say("Not saved: " + (answer.json ? answer.json.detail : "the book changed since it was shown.") + " It is shown again as it stands now.");
       // A Work another reviewer already decided leaves the queue: show the next one instead.
@@ -221,7 +269,8 @@ function search() {
   box.select();
 }
 
-const actions = { v: () => decide("verify"), e: () => setEditing(true), r: () => decide("reject"), s: skip, m: merge, b: focusBulk, u: undo, "/": search };
+const actions = { v: () => decide("verify"), e: () => setEditing(true), r: () => decide("reject"), s: skip, m: merge, "|": split, j: () => decide("join", {}, true), b: focusBulk, u: undo,
+                  "/": search };
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -232,6 +281,15 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (inField || event.target instanceof HTMLButtonElement && event.key === "Enter") return;
+  if (state.cut !== null) {
+    event.preventDefault();
+    if (event.key === "ArrowLeft" || event.key === "h") { setCut(Math.max(0.1, Math.round((state.cut - 0.05) * 100) / 100)); return; }
+    if (event.key === "ArrowRight" || event.key === "l") { setCut(Math.min(0.9, Math.round((state.cut + 0.05) * 100) / 100)); return; }
+    if (event.key === "Enter" || event.key === "|") { split(); return; }
+    setCut(null);
+    say(event.key === "Escape" ? "" : "Split cancelled.");
+    return;
+  }
   if (state.picking) {
     event.preventDefault();
     const duplicates = (state.work && state.work.duplicates) || [];
