@@ -18,10 +18,7 @@ struct BrowserTests {
     @Test func reviewKeysDecideThroughTheLibrary() async throws {
         // Given a library of five pending books from one photo, served without a token, and a browser on /review
         let scene = try ShelfScene.make()
-        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
-        defer { server.stop() }
-        let browser = try await WebDriver.start(width: 1000, height: 670)
-        do {
+        try await Self.inBrowser(scene, width: 1000, height: 670) { server, browser in
             try await browser.open(server.base + "/review")
             try await browser.wait(until: "\(Self.title) === 'Kindred' && document.getElementById('crop').width > 0 && document.getElementById('shelf').naturalWidth > 0")
             #expect(try await browser.run("return document.getElementById('position').textContent") as? String == "5 waiting · book 1")
@@ -59,21 +56,13 @@ struct BrowserTests {
             // The journal holds the page's three decisions, the rejection marked undone
             let journal = try scene.store.journal(limit: 10).filter { $0.session == "http" }
             #expect(journal.count == 3 && journal.filter(\.undone).map(\.workID) == [scene.ids[2]])
-            try await Self.expectQuietConsole(browser)
-        } catch {
-            await browser.close()
-            throw error
         }
-        await browser.close()
     }
 
     @Test func aStaleDecisionIsRefusedAndThePageSaysSo() async throws {
-        // Given the review page showing Kindred at the revision it loaded
+        // Given the review page showing Kindred at the revision it loaded (the console may show the 409 that follows)
         let scene = try ShelfScene.make()
-        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
-        defer { server.stop() }
-        let browser = try await WebDriver.start()
-        do {
+        try await Self.inBrowser(scene, allowing: ["409 (Conflict)"]) { server, browser in
             try await browser.open(server.base + "/review")
             try await browser.wait(until: "\(Self.title) === 'Kindred'")
             let shown = try #require(try scene.store.work(id: scene.ids[0]))
@@ -93,22 +82,13 @@ struct BrowserTests {
             let kept = try #require(try scene.store.work(id: scene.ids[0]))
             #expect(kept.title == "Kindred: A Novel" && kept.reviewStatus == .userEdited)
             #expect(try scene.store.journal(limit: 10).allSatisfy { $0.session != "http" })
-            // The refusal is a 409 the page expected; nothing else went wrong
-            try await Self.expectQuietConsole(browser, allowing: ["409 (Conflict)"])
-        } catch {
-            await browser.close()
-            throw error
         }
-        await browser.close()
     }
 
     @Test func findShowsTheBookOnItsPhotoWithItsSpineOutlined() async throws {
         // Given the library served, and a phone-sized browser
         let scene = try ShelfScene.make()
-        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
-        defer { server.stop() }
-        let browser = try await WebDriver.start(width: 390, height: 844)
-        do {
+        try await Self.inBrowser(scene, width: 390, height: 844) { server, browser in
             // When finding a title
             try await browser.open(server.base + "/find?q=kindred")
             try await browser.wait(until: "document.querySelector('article.book img') && document.querySelector('article.book img').complete && document.querySelector('article.book img').naturalWidth > 0")
@@ -144,21 +124,13 @@ struct BrowserTests {
                                               value: "[document.querySelector('article.book h2').textContent, document.querySelectorAll('article.book h2 b').length]")
             let shown = try #require(evil as? [Any])
             #expect(shown.first as? String == ShelfScene.books[1].title && shown.last as? Int == 0)
-            try await Self.expectQuietConsole(browser)
-        } catch {
-            await browser.close()
-            throw error
         }
-        await browser.close()
     }
 
     @Test func theTokenPageAsksOnceAndKeepsTheTokenOutOfURLsAndScripts() async throws {
         // Given a server with a token, and a browser that has never seen it
         let scene = try ShelfScene.make()
-        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": "s3cret-token"])
-        defer { server.stop() }
-        let browser = try await WebDriver.start()
-        do {
+        try await Self.inBrowser(scene, token: "s3cret-token") { server, browser in
             // When it opens a find page, it is asked for the token and shown no book
             try await browser.open(server.base + "/find?q=kindred")
             try await browser.wait(until: "document.getElementById('token')")
@@ -184,12 +156,7 @@ struct BrowserTests {
             try await browser.open(server.base + "/review")
             try await browser.wait(until: "\(Self.title) === 'Kindred'")
             #expect(try await browser.currentURL() == server.base + "/review")
-            try await Self.expectQuietConsole(browser)
-        } catch {
-            await browser.close()
-            throw error
         }
-        await browser.close()
     }
 
     @Test func mergeTakesALikelyDuplicateOnAPhoneSizedScreen() async throws {
@@ -197,10 +164,7 @@ struct BrowserTests {
         let scene = try ShelfScene.make()
         for id in scene.ids { _ = try scene.store.review(ReviewDecision(workID: id, action: .verify, session: "cli")) }
         let again = try scene.fileAgain([0, 2])
-        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
-        defer { server.stop() }
-        let browser = try await WebDriver.start(width: 390, height: 844)
-        do {
+        try await Self.inBrowser(scene, width: 390, height: 844) { server, browser in
             // The page shows the second Kindred with the first as a likely duplicate, and fits a phone's width
             try await browser.open(server.base + "/review")
             let listed = try await browser.wait(until: "\(Self.title) === 'Kindred' && !document.getElementById('duplicates').hidden",
@@ -230,20 +194,12 @@ struct BrowserTests {
             try await browser.press("u")
             try await browser.wait(until: "\(Self.title) === 'Noise' && \(Self.end).startsWith('1 decided')")
             #expect(try scene.store.work(id: again[1])?.reviewStatus == .needsReview)
-            try await Self.expectQuietConsole(browser)
-        } catch {
-            await browser.close()
-            throw error
         }
-        await browser.close()
     }
 
     @Test func bulkVerifyTakesThePhotosBooksAtTheBarAndOneUndoTakesThemBack() async throws {
         let scene = try ShelfScene.make()
-        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
-        defer { server.stop() }
-        let browser = try await WebDriver.start()
-        do {
+        try await Self.inBrowser(scene) { server, browser in
             try await browser.open(server.base + "/review")
             try await browser.wait(until: "\(Self.title) === 'Kindred' && !document.getElementById('bulk').hidden")
 
@@ -265,20 +221,12 @@ struct BrowserTests {
             let said = try await browser.wait(until: "!document.getElementById('alert').hidden", value: "document.getElementById('alert').textContent")
             #expect(said as? String == "Nothing on this photo is read at 100% or better.")
             #expect(try scene.store.pendingCount() == 5)
-            try await Self.expectQuietConsole(browser)
-        } catch {
-            await browser.close()
-            throw error
         }
-        await browser.close()
     }
 
     @Test func splitAndJoinFromTheReviewPage() async throws {
         let scene = try ShelfScene.make()
-        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": ""])
-        defer { server.stop() }
-        let browser = try await WebDriver.start()
-        do {
+        try await Self.inBrowser(scene) { server, browser in
             try await browser.open(server.base + "/review")
             try await browser.wait(until: "\(Self.title) === 'Kindred' && document.getElementById('crop').width > 0")
 
@@ -309,12 +257,20 @@ struct BrowserTests {
             try await browser.press("u")
             try await browser.wait(until: "\(Self.title) === 'Kindred' && document.getElementById('position').textContent.startsWith('5 waiting')")
             #expect(try scene.store.work(id: scene.ids[1])?.reviewStatus == .needsReview)
-            try await Self.expectQuietConsole(browser)
-        } catch {
-            await browser.close()
-            throw error
         }
-        await browser.close()
+    }
+
+    /// Serves `scene` (`token` as the server token, "" for none), opens a browser with a `width` x `height` viewport
+    /// on it, runs `body`, then checks the console held no error beyond those `allowing` names; the browser and the
+    /// server end either way.
+    static func inBrowser(_ scene: ShelfScene, token: String = "", width: Int = 1000, height: Int = 800, allowing expected: [String] = [],
+                          _ body: (ServerProcess, WebDriver) async throws -> Void) async throws {
+        let server = try ServerProcess.start(library: scene.path, environment: ["SHELFSCAN_SERVER_TOKEN": token])
+        defer { server.stop() }
+        try await WebDriver.with(width: width, height: height) { browser in
+            try await body(server, browser)
+            try await expectQuietConsole(browser, allowing: expected)
+        }
     }
 
     /// No console error since the last read, except network answers the test caused on purpose (`allowing`).

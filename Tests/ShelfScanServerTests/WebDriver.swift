@@ -21,7 +21,7 @@ enum Chromium {
 }
 
 /// One `chromedriver` on 127.0.0.1 (port 0: it picks a free one and says which on stdout) and one browser
-/// session in it. `close()` ends both; a test calls it in a `defer`-like path so no browser outlives it.
+/// session in it. `with(width:height:_:)` scopes both to a closure; `close()` ends them.
 final class WebDriver: @unchecked Sendable {
     private let driver: Process
     private let output: LineCollector
@@ -76,6 +76,19 @@ final class WebDriver: @unchecked Sendable {
         } catch {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            throw error
+        }
+    }
+
+    /// A browser for `body`, closed when `body` returns or throws, so no browser outlives its test.
+    static func with<T>(width: Int = 1000, height: Int = 800, _ body: (WebDriver) async throws -> T) async throws -> T {
+        let driver = try await start(width: width, height: height)
+        do {
+            let result = try await body(driver)
+            await driver.close()
+            return result
+        } catch {
+            await driver.close()
             throw error
         }
     }
