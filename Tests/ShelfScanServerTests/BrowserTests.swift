@@ -233,6 +233,12 @@ struct BrowserTests {
             // | shows the cut at the middle, drawn across the spine; → moves it to 55%; Enter cuts there
             try await browser.press("|")
             try await browser.wait(until: "!document.getElementById('split-hint').hidden && document.getElementById('cut').textContent === '50%'")
+            // (a standing spine's middle is the turned crop's middle row: the cut is drawn there, in yellow)
+            let middle = try await browser.run("""
+                const canvas = document.getElementById('crop');
+                return Array.from(canvas.getContext('2d').getImageData(canvas.width / 2, canvas.height / 2, 1, 1).data.slice(0, 3));
+                """) as? [Int]
+            #expect(middle.map { $0[0] > 200 && $0[1] > 180 && $0[2] < 80 } == true, "the cut across the spine: \(middle ?? [])")
             try await browser.press("\u{E014}")
             try await browser.wait(until: "document.getElementById('cut').textContent === '55%'")
             try await browser.press("\u{E007}")
