@@ -53,9 +53,22 @@ struct BrowserTests {
             try await browser.wait(until: "\(Self.title) === 'Middlemarch' && \(Self.end).startsWith('2 decided')")
             #expect(try scene.store.work(id: scene.ids[2])?.reviewStatus == .verified)
             #expect(try scene.store.pendingCount() == 3)
-            // The journal holds the page's three decisions, the rejection marked undone
+
+            // e edits: the title field takes the typing, Enter saves it through the library's validation
+            try await browser.press("e")
+            try await browser.wait(until: "document.activeElement === document.getElementById('title')")
+            try await browser.press("\u{E010}: A Study of Provincial Life\u{E007}")
+            try await browser.wait(until: "\(Self.title) === 'Walden' && \(Self.end).startsWith('3 decided')")
+            let edited = try #require(try scene.store.work(id: scene.ids[3]))
+            #expect(edited.title == "Middlemarch: A Study of Provincial Life" && edited.reviewStatus == .userEdited)
+
+            // / goes to the search box with the title shown, for finding it in the library
+            try await browser.press("/")
+            #expect(try await browser.run("return [document.activeElement.name, document.activeElement.value]") as? [String] == ["q", "Walden"])
+
+            // The journal holds the page's four decisions, the rejection marked undone
             let journal = try scene.store.journal(limit: 10).filter { $0.session == "http" }
-            #expect(journal.count == 3 && journal.filter(\.undone).map(\.workID) == [scene.ids[2]])
+            #expect(journal.count == 4 && journal.filter(\.undone).map(\.workID) == [scene.ids[2]])
         }
     }
 

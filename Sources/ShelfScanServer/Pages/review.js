@@ -179,6 +179,8 @@ function setEditing(on) {
   $("authors").readOnly = !on;
   $("edit-hint").hidden = !on;
   if (on) { $("title").focus(); $("title").select(); }
+  // Leaving an edit leaves its field too: the keys do nothing while a field has the focus.
+  if (!on && document.activeElement && document.activeElement.closest("#fields")) document.activeElement.blur();
 }
 
 // One decision through the library's rules; a refusal (stale revision, invalid title) is shown as it came.
