@@ -9,7 +9,8 @@ import Testing
 /// page's keys decide through the library, a stale decision is refused and said, find shows the book on its
 /// photo, and the token page asks once. Every test also reads the browser's console: a script error or a
 /// request the CSP blocked fails it.
-@Suite(.serialized, .enabled(if: Chromium.isInstalled && ShelfscanProcess.binary != nil, "\(Chromium.missing), and the built shelfscan"))
+@Suite(.serialized, .enabled(if: Chromium.isInstalled, "\(Chromium.missing)"),
+       .enabled(if: ShelfscanProcess.binary != nil, "needs the built shelfscan binary"))
 struct BrowserTests {
     /// `document.getElementById`, for the conditions the tests wait on.
     static let title = "document.getElementById('title').value"

@@ -17,7 +17,7 @@ enum Chromium {
         FileManager.default.isExecutableFile(atPath: browser) && FileManager.default.isExecutableFile(atPath: driver)
     }
 
-    static let missing = "needs Debian's chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver): run scripts/setup.sh"
+    static let missing = "needs Debian's chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver); scripts/setup.sh installs them"
 }
 
 /// One `chromedriver` on 127.0.0.1 (port 0: it picks a free one and says which on stdout) and one browser
