@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 
 # libheif-examples (heif-convert) and webp (cwebp, dwebp, webpmux, img2webp) make the HEIC/WebP fixtures
 # (scripts/image-fixtures/make-heif-webp.sh) and are what bench-image compares against. tmux: the review tests
-# drive the real binary in a real terminal.
+# drive the real binary in a real terminal. chromium and chromium-driver: the browser tests drive the served pages
+# in headless Chromium over WebDriver.
 packages=(libjpeg-dev libpng-dev libheif-dev libwebp-dev libheif-examples webp libcurl4-openssl-dev libsqlite3-dev
-          tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config tmux)
+          tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config tmux chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -13,6 +13,12 @@ public enum SpineHighlight {
     /// The photo at `place.photoPath`, upright, shrunk to at most `maxSide` pixels, spine outlined.
     /// - Throws: `ShelfImageError` naming the photo when it has moved or cannot be decoded.
     public static func image(_ place: ShelfPlace, maxSide: Int = defaultMaxSide) throws -> RGBImage {
+        Overlay.outline(try photo(place, maxSide: maxSide), polygon: place.corners.map { Point(x: $0[0], y: $0[1]) })
+    }
+
+    /// The photo at `place.photoPath`, upright, shrunk to at most `maxSide` pixels, as it is.
+    /// - Throws: `ShelfImageError` naming the photo when it has moved or cannot be decoded.
+    public static func photo(_ place: ShelfPlace, maxSide: Int = defaultMaxSide) throws -> RGBImage {
         guard let path = place.photoPath else {
             throw ShelfImageError(code: .unreadablePath, message: "The library does not say where photo \(place.photoNumber) was scanned from.")
         }
@@ -21,21 +27,7 @@ public enum SpineHighlight {
         var denominator = 1
         while denominator < 8, max(info.width, info.height) / (denominator * 2) >= maxSide { denominator *= 2 }
         let photo = try ImageDecoder.decode(fileAt: path, options: DecodeOptions(scaleDenominator: denominator))
-        let small = max(photo.width, photo.height) > maxSide ? photo.downscaled(maxSide: maxSide) : photo
-        return Overlay.outline(small, polygon: place.corners.map { Point(x: $0[0], y: $0[1]) })
-    }
-
-    /// The band of `highlighted` (an `image(_:)`) holding the spine's shelf row: the box's height and a sixth
-    /// more above and below, full width, so a reviewer sees the spine among its neighbours.
-    public static func shelfStrip(_ highlighted: RGBImage, _ place: ShelfPlace) -> RGBImage {
-        let ys = place.corners.map { $0[1] }
-        guard let top = ys.min(), let bottom = ys.max(), bottom > top else { return highlighted }
-        let margin = (bottom - top) / 6
-        let y0 = max(0, Int(((top - margin) * Double(highlighted.height)).rounded(.down)))
-        let y1 = min(highlighted.height, Int(((bottom + margin) * Double(highlighted.height)).rounded(.up)))
-        guard y1 > y0 else { return highlighted }
-        let rowBytes = highlighted.width * 3
-        return RGBImage(width: highlighted.width, height: y1 - y0, pixels: Array(highlighted.pixels[(y0 * rowBytes)..<(y1 * rowBytes)]))
+        return max(photo.width, photo.height) > maxSide ? photo.downscaled(maxSide: maxSide) : photo
     }
 
     /// The file format a highlight is written in, from the name the person gave it.

@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 import Library
 import ShelfImage
+import ShelfScan
 
 /// The spine and shelf pictures for the Work on screen, drawn once per Work and screen size: typing in the
 /// edit form redraws the text only. The last photo decoded is kept, because a queue goes photo by photo and
@@ -45,8 +46,8 @@ final class ReviewPictures {
             return
         }
         let aspect = Double(columns * cellPixels.width) / Double(contextRows * cellPixels.height)
-        if let strip = SpineView.context(photo: image, box: box, polygon: item.work.spine?.polygon ?? [], aspect: aspect, columns: columns,
-                                         cut: cut, lying: item.work.spine?.lying ?? false) {
+        if let strip = ShelfStrip.context(photo: image, box: box, polygon: item.work.spine?.polygon ?? [], aspect: aspect, columns: columns,
+                                          cut: cut, lying: item.work.spine?.lying ?? false) {
             context = CropRenderer.picture(strip, columns: columns, rows: contextRows, mode: mode, cellPixels: cellPixels)
         }
     }

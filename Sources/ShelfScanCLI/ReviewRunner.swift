@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 import Library
 import ShelfImage
+import ShelfScan
 
 /// Carries out a review session's effects against the store, terminal-free, so a test can drive a whole
 /// session (keys in, database state out) without a terminal.
@@ -106,32 +107,17 @@ struct ReviewRunner {
         }
     }
 
-    private func crop(of work: Work) throws -> RGBImage {
-        guard let url = store.cropURL(for: work) else { throw LibraryError.importFailed("“\(work.title)” has no crop file to cut.") }
-        do { return try ImageDecoder.decode(fileAt: url.path) } catch {
-            throw LibraryError.importFailed("Cannot read the crop \(url.lastPathComponent): \(error)")
-        }
-    }
-
     private func split(_ id: Work.ID, revision: Int, at fraction: Double) throws -> ReviewEvent {
-        guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
         do {
-            let pieces = try SpineReshape.split(work, crop: try crop(of: work), at: fraction)
-            return .reshaped(try store.reshape([id], into: pieces, kind: "split", expectedRevisions: [id: revision], session: session.sessionName))
+            return .reshaped(try SpineReshape.split(id, revision: revision, at: fraction, in: store, session: session.sessionName))
         } catch let failure as SpineReshape.Failure {
             return .failedSoftly(failure.description)
         }
     }
 
     private func join(_ id: Work.ID, revision: Int) throws -> ReviewEvent {
-        guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
-        guard let right = try store.pendingNeighbour(of: id) else {
-            return .failedSoftly("No pending box to the right of this one on its shelf to join with.")
-        }
         do {
-            let piece = try SpineReshape.join(work, right, crops: (try crop(of: work), try crop(of: right)))
-            return .reshaped(try store.reshape([id, right.id!], into: [piece], kind: "join",
-                                               expectedRevisions: [id: revision, right.id!: right.revision], session: session.sessionName))
+            return .reshaped(try SpineReshape.join(id, revision: revision, in: store, session: session.sessionName))
         } catch let failure as SpineReshape.Failure {
             return .failedSoftly(failure.description)
         }

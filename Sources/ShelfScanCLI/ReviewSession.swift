@@ -317,12 +317,9 @@ struct ReviewSession: Equatable, Sendable {
 
     // MARK: Bulk decisions
 
-    /// This photo's Works that bulk verify would take: read at or above the bar, and verifiable as read.
+    /// This photo's Works that bulk verify would take (`BulkVerify`'s rule, the server's too).
     func bulkVerifiable(shelf: Int?) -> [Work] {
-        group.filter { w in
-            (shelf == nil || w.spine?.row == shelf) && (w.spine?.readingConfidence ?? 0) >= bulkThreshold - 1e-9
-                && w.validationIssues(forVerification: true).isEmpty
-        }
+        group.filter { BulkVerify.takes($0, row: shelf, threshold: bulkThreshold) }
     }
 
     /// Boxes with nothing read on them: mostly not books (a cabinet side, a shelf edge, a label).
@@ -336,16 +333,12 @@ struct ReviewSession: Equatable, Sendable {
         }
         let percent = "\(Int((bulkThreshold * 100).rounded()))%"
         switch key {
-        case .char("p"), .char("P"):
-            let works = bulkVerifiable(shelf: nil)
-            guard !works.isEmpty else { message = "Nothing on this photo is read at \(percent) or better."; return [] }
+        case .char("p"), .char("P"), .char("s"), .char("S"):
+            let row = key == .char("p") || key == .char("P") ? nil : shelf
+            let verifying = BulkVerify.decisions(group, row: row, threshold: bulkThreshold, session: sessionName)
+            guard !verifying.isEmpty else { message = "Nothing on this \(row == nil ? "photo" : "shelf") is read at \(percent) or better."; return [] }
             mode = .loading
-            return [.decideBatch(decisions(works, .verify), summary: "verified \(works.count) of this photo read at \(percent) or better")]
-        case .char("s"), .char("S"):
-            let works = bulkVerifiable(shelf: shelf)
-            guard !works.isEmpty else { message = "Nothing on this shelf is read at \(percent) or better."; return [] }
-            mode = .loading
-            return [.decideBatch(decisions(works, .verify), summary: "verified \(works.count) of shelf \((shelf ?? 0) + 1) read at \(percent) or better")]
+            return [.decideBatch(verifying, summary: BulkVerify.summary(count: verifying.count, row: row, threshold: bulkThreshold))]
         case .char("r"), .char("R"):
             let works = bulkUnread
             guard !works.isEmpty else { message = "Every box on this photo has something read on it."; return [] }

@@ -25,7 +25,8 @@ enum PageHTML {
     }
 
     /// A page's frame: style sheet and scripts from `/pages/assets/` only (the content security policy
-    /// allows nothing else, so an escaping slip cannot run a script).
+    /// allows nothing else, so an escaping slip cannot run a script). The icon is named so a browser does
+    /// not ask for `/favicon.ico`, which would be a 404 in its console on every page.
     static func page(title: String, body: String, script: String? = nil) -> String {
         """
         <!doctype html>
@@ -34,6 +35,7 @@ enum PageHTML {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title)) · ShelfScan</title>
+        <link rel="icon" href="\(WebPages.assetPrefix)icon.svg" type="image/svg+xml">
         <link rel="stylesheet" href="\(WebPages.assetPrefix)pages.css">
         \(script.map { "<script src=\"\(WebPages.assetPrefix)\($0)\" defer></script>" } ?? "")
         </head>

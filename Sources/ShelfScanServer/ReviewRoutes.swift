@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Library
 import NIOCore
+import ShelfScan
 
 /// The review queue over HTTP: the same `LibraryStoring.review(_:)` as `shelfscan review`, so the same
 /// validation and the same optimistic revision apply. A decision that names the `revision` it saw fails with
@@ -68,6 +69,63 @@ struct ReviewRoutes: Sendable {
             throw Problem(.unprocessableContent, code: "INVALID", detail: "Name the Work to keep: {\"into\": <work id>}.")
         }
         return try decide(context, .merge(into: into), revision: body.revision, defaults: ReviewDefaults())
+    }
+
+    /// Cuts the box in two at `at` (0.1-0.9 of its width from the left; of its height from the top for a lying
+    /// book; default the middle), as `shelfscan review`'s `|` does: the pieces wait for review in its place.
+    func split(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(SplitBody.self, request, context)
+        let at = body.at ?? 0.5
+        guard (0.1...0.9).contains(at) else {
+            throw Problem(.unprocessableContent, code: "INVALID",
+                          detail: "at is where to cut: 0.1 to 0.9 of the box's width from its left (of its height from its top for a lying book).")
+        }
+        let id = try Self.workID(context)
+        return try reshape(context) { try SpineReshape.split(id, revision: body.revision, at: at, in: library, session: Self.session) }
+    }
+
+    /// Joins the box with the pending box to its right on the same shelf row, as `shelfscan review`'s `j` does.
+    func join(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(RevisionBody.self, request, context)
+        let id = try Self.workID(context)
+        return try reshape(context) { try SpineReshape.join(id, revision: body.revision, in: library, session: Self.session) }
+    }
+
+    /// A redrawn box's answer; a box that cannot be redrawn as asked is a 422 that says why.
+    private func reshape(_ context: ServerContext, _ run: () throws -> ReshapeReceipt) throws -> Response {
+        do {
+            let receipt = try run()
+            return try JSONResponse.envelope(ReshapeDTO(journalId: receipt.journalID, replacedWorkIds: receipt.replaced,
+                                                        createdWorkIds: receipt.created), context: context)
+        } catch let failure as SpineReshape.Failure {
+            throw Problem(.unprocessableContent, code: "CANNOT_RESHAPE", detail: failure.description)
+        } catch let error as LibraryError {
+            throw Self.problem(error)
+        }
+    }
+
+    /// Verifies one photo's (or one shelf row's) pending Works read at or above `minConfidence`, by `BulkVerify`'s
+    /// rule as `shelfscan review`'s bulk menu does, in one journal entry: one undo takes them all back. Nothing to
+    /// take is an answer (an empty list), not an error: the bar was simply above every reading.
+    func bulkVerify(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(BulkVerifyBody.self, request, context)
+        guard let hash = body.photoContentHash, let threshold = body.minConfidence, (0...1).contains(threshold) else {
+            throw Problem(.unprocessableContent, code: "INVALID",
+                          detail: "Name the photo and the bar: {\"photoContentHash\": \"…\", \"minConfidence\": 0.8} (0 to 1; \"row\" for one shelf row).")
+        }
+        let decisions = BulkVerify.decisions(try library.pendingWorks(photoContentHash: hash, row: body.row), row: body.row,
+                                             threshold: threshold, session: Self.session)
+        guard !decisions.isEmpty else {
+            return try JSONResponse.envelope(BulkDecisionDTO(journalId: nil, verifiedWorkIds: []), context: context)
+        }
+        do {
+            let receipt = try library.review(batch: decisions, summary: BulkVerify.summary(count: decisions.count, row: body.row, threshold: threshold),
+                                             defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+            return try JSONResponse.envelope(BulkDecisionDTO(journalId: receipt.journalID, verifiedWorkIds: decisions.map(\.workID)),
+                                             context: context)
+        } catch let error as LibraryError {
+            throw Self.problem(error)
+        }
     }
 
     /// Undoes the latest decision made over HTTP (or, with `{"session": null}`… any), as `shelfscan review undo`.
@@ -198,6 +256,14 @@ struct EditBody: Decodable, DefaultInit {
 }
 struct MergeBody: Decodable, DefaultInit { var revision: Int?; var into: Int64? }
 struct UndoBody: Decodable, DefaultInit { var session: String?; var allSessions: Bool? }
+struct SplitBody: Decodable, DefaultInit { var revision: Int?; var at: Double? }
+struct BulkVerifyBody: Decodable, DefaultInit {
+    var photoContentHash: String?
+    var minConfidence: Double?
+    var row: Int?
+    var readingStatus: String?
+    var wishlist: Bool?
+}
 
 struct PendingPage: Encodable, Sendable {
     var pending: Int
@@ -260,6 +326,19 @@ struct DecisionDTO: Encodable, Sendable {
     var resultingWorkId: Int64?
     var reviewStatus: ReviewStatus?
     var revision: Int?
+}
+
+/// A split's or a join's answer: the Works taken off the queue and the pieces filed in their place.
+struct ReshapeDTO: Encodable, Sendable {
+    var journalId: Int64
+    var replacedWorkIds: [Int64]
+    var createdWorkIds: [Int64]
+}
+
+/// A bulk verify's answer: the journal entry (nil when nothing was taken) and the Works it verified.
+struct BulkDecisionDTO: Encodable, Sendable {
+    var journalId: Int64?
+    var verifiedWorkIds: [Int64]
 }
 
 struct UndoReceiptDTO: Encodable, Sendable {

@@ -46,24 +46,31 @@ struct WebPages: Sendable {
 
     /// The Work's photo, shrunk, with its spine outlined.
     func photo(_ request: Request, context: ServerContext) async throws -> Response {
-        let (image, _) = try highlighted(context)
-        return try Self.jpeg(image)
+        try Self.jpeg(try picture(context) { place in try SpineHighlight.image(place, maxSide: Self.pictureSide) })
     }
 
-    /// The band of the photo holding the Work's shelf row, spine outlined: the review page's context strip.
+    /// The review page's context strip: the shelf row around the spine, outlined, its neighbours dimmed, drawn
+    /// as the terminal review draws it (`ShelfStrip`), about twice as wide as tall to sit beside the crop.
     func shelf(_ request: Request, context: ServerContext) async throws -> Response {
-        let (image, place) = try highlighted(context)
-        return try Self.jpeg(SpineHighlight.shelfStrip(image, place))
+        try Self.jpeg(try picture(context) { place in
+            let photo = try SpineHighlight.photo(place, maxSide: Self.pictureSide)
+            let corners = place.corners
+            let xs = corners.map { $0[0] }, ys = corners.map { $0[1] }
+            let box = place.boundingBox ?? BoundingBox(x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0),
+                                                       height: (ys.max() ?? 0) - (ys.min() ?? 0))
+            return ShelfStrip.context(photo: photo, box: box, polygon: corners, aspect: 2, columns: 300, lying: place.lying) ?? photo
+        })
     }
 
-    private func highlighted(_ context: ServerContext) throws -> (RGBImage, ShelfPlace) {
+    /// A picture of the Work on its photo; a Work not filed from a photo, or whose photo has moved, is a 404.
+    private func picture(_ context: ServerContext, _ draw: (ShelfPlace) throws -> RGBImage) throws -> RGBImage {
         let id = try ReviewRoutes.workID(context)
         guard let work = try library.work(id: id) else { throw ReviewRoutes.problem(.notFound(id)) }
         guard let place = ShelfPlace(work, photoNumber: 0) else {
             throw Problem(.notFound, code: "NO_PHOTO", detail: "Work \(id) was not filed from a photo.")
         }
         do {
-            return (try SpineHighlight.image(place, maxSide: Self.pictureSide), place)
+            return try draw(place)
         } catch let error as ShelfImageError {
             throw Problem(.notFound, code: "NO_PHOTO", detail: "Work \(id)'s photo cannot be shown: \(error.message)")
         }
@@ -81,7 +88,7 @@ struct WebPages: Sendable {
 enum PageAssets {
     static let files: [String: [UInt8]] = {
         var files: [String: [UInt8]] = [:]
-        for name in ["pages.css", "review.js", "review-body.html"] {
+        for name in ["pages.css", "review.js", "review-body.html", "icon.svg"] {
             if let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Pages"),
                let data = FileManager.default.contents(atPath: url.path) {
                 files[name] = [UInt8](data)
@@ -99,7 +106,8 @@ enum PageAssets {
         guard let bytes = files[name], !name.hasSuffix(".html") else {
             throw Problem(.notFound, code: "NOT_FOUND", detail: "No page file \(name).")
         }
-        let type = name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+        let type = name.hasSuffix(".css") ? "text/css; charset=utf-8"
+            : name.hasSuffix(".svg") ? "image/svg+xml" : "text/javascript; charset=utf-8"
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -35,8 +35,10 @@ final class ServerProcess: @unchecked Sendable {
         let lines = LineCollector(stderr)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
+            // The port is the digits right after the address: without a server token the line goes on to say so.
             if let line = lines.snapshot().first(where: { $0.contains("listening on http://127.0.0.1:") }),
-               let port = Int(line.split(separator: ":").last?.prefix { $0.isNumber } ?? "") {
+               let address = line.range(of: "listening on http://127.0.0.1:"),
+               let port = Int(line[address.upperBound...].prefix { $0.isNumber }) {
                 return ServerProcess(process: process, port: port, library: library, token: token, lines: lines)
             }
             if !process.isRunning { break }

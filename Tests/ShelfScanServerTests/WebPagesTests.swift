@@ -104,9 +104,13 @@ struct WebPagesTests {
         #expect(image.width == 900 && image.height == 600)
         let i = (300 * 900 + 270) * 3
         #expect(image.pixels[i] > 200 && image.pixels[i + 1] > 170 && image.pixels[i + 2] < 90)
-        // The shelf strip is the row's band only (box 0.2-0.7 of 600 px, plus a sixth of its height each side)
+        // The shelf strip is the row around the box (0.2-0.7 of 600 px, and a twentieth more above and below),
+        // the box outlined and its neighbours dimmed, as the terminal review draws it
         let strip = try ImageDecoder.decode([UInt8](try await client.get("/pages/works/\(ids[1])/shelf.jpg").body))
-        #expect(strip.width == 900 && (390...410).contains(strip.height), "a sixth of the box above and below: \(strip.height)")
+        #expect(strip.width == 900 && (325...335).contains(strip.height), "the box and a twentieth above and below: \(strip.height)")
+        let inside = (strip.height / 2 * 900 + 315) * 3, outside = (strip.height / 2 * 900 + 600) * 3
+        #expect(abs(Int(strip.pixels[inside]) - 90) < 12 && abs(Int(strip.pixels[outside]) - 90 * 11 / 20) < 12,
+                "the box as photographed (90), the rest dimmed (49): \(strip.pixels[inside]), \(strip.pixels[outside])")
 
         // Bad input is a 4xx, never a crash
         #expect(try await client.get("/find?q=" + String(repeating: "a", count: 201)).status == 400)

@@ -5,12 +5,14 @@ import ShelfImage
 
 /// The geometry and crops of a box redrawn by the reviewer: a split in two across the spine, or two
 /// neighbouring boxes joined. Crops are cut from the stored crops, not the photo, so this works after the
-/// photo has moved.
-enum SpineReshape {
+/// photo has moved. Here, beside the pipeline, so `shelfscan review` and the server's review routes redraw a
+/// box the same way.
+public enum SpineReshape {
     /// The margin `SpineGeometry.crop` adds on each side across a spine (its default, 4% of the width).
     static let cropMargin = 0.04
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    /// A box that cannot be redrawn as asked (no box, no crop, no neighbour): the reviewer's to see, nothing broke.
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
 
     /// The box's quad, normalized: the polygon when there is one, else the bounding box's corners.
     static func quad(_ work: Work) -> [[Double]]? {
@@ -23,7 +25,7 @@ enum SpineReshape {
 
     /// Two pieces, cut at `fraction` of the box's width from its left (standing) or of its height from its
     /// top (lying), where the photo shows them.
-    static func split(_ work: Work, crop: RGBImage, at fraction: Double) throws -> [SpinePiece] {
+    public static func split(_ work: Work, crop: RGBImage, at fraction: Double) throws -> [SpinePiece] {
         guard let q = quad(work) else { throw Failure(description: "This spine has no box to split.") }
         let f = min(0.9, max(0.1, fraction))
         let lying = work.spine?.lying ?? false
@@ -48,7 +50,7 @@ enum SpineReshape {
 
     /// One piece covering `left` and `right` (in shelf order), its crop the two crops side by side (stacked
     /// for lying books), and the surer of the two readings.
-    static func join(_ left: Work, _ right: Work, crops: (RGBImage, RGBImage)) throws -> SpinePiece {
+    public static func join(_ left: Work, _ right: Work, crops: (RGBImage, RGBImage)) throws -> SpinePiece {
         guard let a = quad(left), let b = quad(right) else { throw Failure(description: "These spines have no boxes to join.") }
         let lying = left.spine?.lying ?? false
         let polygon = lying ? [a[0], a[1], b[2], b[3]] : [a[0], b[1], b[2], a[3]]
@@ -78,5 +80,38 @@ enum SpineReshape {
 
     static func stacked(_ a: RGBImage, _ b: RGBImage) -> RGBImage {
         sideBySide(a.rotated(.counterClockwise90), b.rotated(.counterClockwise90)).rotated(.clockwise90)
+    }
+}
+
+extension SpineReshape {
+    /// Cuts the pending Work `id` in two at `fraction` and files the pieces in its place, as one decision one
+    /// undo takes back.
+    /// - Parameter revision: the revision the reviewer saw; nil skips the check.
+    /// - Throws: `Failure` when the box or its crop cannot be cut; the store's `LibraryError` otherwise
+    ///   (`.conflict` for a stale `revision`, `.notPending` for a Work already decided).
+    public static func split(_ id: Work.ID, revision: Int?, at fraction: Double, in store: any LibraryStoring, session: String) throws -> ReshapeReceipt {
+        guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
+        let pieces = try split(work, crop: try crop(of: work, in: store), at: fraction)
+        return try store.reshape([id], into: pieces, kind: "split", expectedRevisions: revision.map { [id: $0] } ?? [:], session: session)
+    }
+
+    /// Joins the pending Work `id` with the pending box to its right on the same shelf row, as one decision.
+    /// The neighbour is checked at the revision read here, so a change to it in between is a conflict.
+    public static func join(_ id: Work.ID, revision: Int?, in store: any LibraryStoring, session: String) throws -> ReshapeReceipt {
+        guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
+        guard let right = try store.pendingNeighbour(of: id), let rightID = right.id else {
+            throw Failure(description: "No pending box to the right of this one on its shelf to join with.")
+        }
+        let piece = try join(work, right, crops: (try crop(of: work, in: store), try crop(of: right, in: store)))
+        var expected = [rightID: right.revision]
+        if let revision { expected[id] = revision }
+        return try store.reshape([id, rightID], into: [piece], kind: "join", expectedRevisions: expected, session: session)
+    }
+
+    static func crop(of work: Work, in store: any LibraryStoring) throws -> RGBImage {
+        guard let url = store.cropURL(for: work) else { throw Failure(description: "“\(work.title)” has no crop file to cut.") }
+        do { return try ImageDecoder.decode(fileAt: url.path) } catch {
+            throw Failure(description: "Cannot read the crop \(url.lastPathComponent): \(error)")
+        }
     }
 }
