@@ -5,12 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+config="${1:-release}"
 # libheif-examples (heif-convert) and webp (cwebp, dwebp, webpmux, img2webp) make the HEIC/WebP fixtures
-# (scripts/image-fixtures/make-heif-webp.sh) and are what bench-image compares against. tmux: the review tests
-# drive the real binary in a real terminal. chromium and chromium-driver: the browser tests drive the served pages
-# in headless Chromium over WebDriver.
+# (scripts/image-fixtures/make-heif-webp.sh) and are what bench-image compares against.
 packages=(libjpeg-dev libpng-dev libheif-dev libwebp-dev libheif-examples webp libcurl4-openssl-dev libsqlite3-dev
-          tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config tmux chromium chromium-driver)
+          tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev pkg-config)
+# For the tests only (scripts/test sets up the debug build): tmux, where the review tests drive the real binary in
+# a real terminal, and chromium with chromium-driver, where the browser tests drive the served pages in headless
+# Chromium over WebDriver (about 380 MB that scanning never needs).
+if [ "$config" = debug ]; then packages+=(tmux chromium chromium-driver); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,7 +29,6 @@ fi
 # into the model cache (not the repo). Offline and instant once they are in place.
 python3 scripts/fetch-models.py
 
-config="${1:-release}"
 # SwiftPM's incremental build has been seen to keep a module compiled against an older layout of a struct in
 # another of our modules, and the binary then crashes. When our sources changed since the last build here (a
 # pull, a checkout), our own modules are rebuilt whole; the dependencies stay built.
