@@ -204,6 +204,6 @@ let elapsed = clock.now - start
 let completed = final.values.filter { $0 == "completed" }.count
 print("jobs: \(options.jobs) submitted at once, \(completed) completed, \(final.count - completed) not, in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))")
 print(String(format: "peak RSS (VmHWM, server + bench client): %.0f MB", peakRSSMegabytes()))
-try await http.shutdown()
+try await http.shutdown().get()
 server.cancel()
 exit(0)

@@ -37,10 +37,10 @@ extension PostgresLibraryStore {
     static func bind(_ value: LibraryDump.Value, _ kind: LibraryDump.Kind?, into binds: inout PostgresBindings) throws {
         switch value {
         case .null: binds.appendNull()
-        case let .integer(n): if kind == .boolean { try binds.append(n != 0) } else { try binds.append(n) }
-        case let .real(d): try binds.append(d)
-        case let .text(t): try binds.append(t)
-        case let .date(d): try binds.append(d)
+        case let .integer(n): if kind == .boolean { binds.append(n != 0) } else { binds.append(n) }
+        case let .real(d): binds.append(d)
+        case let .text(t): binds.append(t)
+        case let .date(d): binds.append(d)
         }
     }
 
@@ -48,16 +48,17 @@ extension PostgresLibraryStore {
         var b = PostgresBindings()
         for v in values {
             switch v {
-            case let i as Int64: try b.append(i)
-            case let i as Int: try b.append(Int64(i))
-            case let s as String: try b.append(s)
-            case let ids as [Int64]: try b.append(ids)
+            case let i as Int64: b.append(i)
+            case let i as Int: b.append(Int64(i))
+            case let s as String: b.append(s)
+            case let ids as [Int64]: b.append(ids)
             default: preconditionFailure("unsupported bind \(type(of: v))")
             }
         }
         return b
     }
 
+    @discardableResult
     func rows(_ sql: String, _ arguments: Any...) throws -> [PostgresRow] {
         try query(PostgresQuery(unsafeSQL: sql, binds: Self.binds(arguments)))
     }
@@ -79,7 +80,7 @@ extension PostgresLibraryStore {
         let names = table.columns.map(\.name).filter { $0 != "id" && values[$0] != nil }
         var binds = PostgresBindings(capacity: names.count + 1)
         for name in names { try Self.bind(values[name]!, table.columns.first { $0.name == name }?.kind, into: &binds) }
-        try binds.append(id)
+        binds.append(id)
         let sets = names.enumerated().map { "\($1) = $\($0 + 1)" }.joined(separator: ", ")
         try query(PostgresQuery(unsafeSQL: "UPDATE \(tableName) SET \(sets) WHERE id = $\(names.count + 1)", binds: binds))
     }

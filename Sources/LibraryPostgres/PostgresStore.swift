@@ -246,7 +246,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     }
 
     public func releasePhoto(contentHash: String, worker: String) throws {
-        try transaction { try query("DELETE FROM photoClaim WHERE contentHash = \(contentHash) AND worker = \(worker)") }
+        try transaction { _ = try query("DELETE FROM photoClaim WHERE contentHash = \(contentHash) AND worker = \(worker)") }
     }
 
     @discardableResult
@@ -409,7 +409,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
 
     public func saveCursor(_ workID: Work.ID?, session: String, date: Date) throws {
         try transaction {
-            try query("""
+            _ = try query("""
                 INSERT INTO reviewCursor (session, workId, updatedAt) VALUES (\(session), \(workID), \(date))
                 ON CONFLICT (session) DO UPDATE SET workId = excluded.workId, updatedAt = excluded.updatedAt
                 """)
