@@ -4,8 +4,11 @@
 // Layering (lower never imports upper):
 //   C libraries → CImageCodecs / CTesseract, CPixelLoops → ShelfImage → SpineDetection, SpineReading
 //   ONNX Runtime (dlopen'd) → OnnxRuntime → PPOCR → SpineReading
-//   BookModel (Foundation only) → Library (GRDB), Catalog
+//   BookModel (Foundation only) → Library (GRDB), Catalog; Library → LibraryPostgres (postgres-nio)
+//   UserDirectories (XDG places, and the one reader of config.json) → SpineReading, Enrichment, PPOCR, the CLI
 //   ShelfScan (the pipeline) → ShelfScanServer (HTTP door, Hummingbird) → ShelfScanCLI (commands) → shelfscan
+//   The pipeline and the server see only `LibraryStoring`; the CLI, which puts the program together, opens
+//   SQLite or PostgreSQL (LibraryOpener), so only it links both engines.
 import PackageDescription
 
 let package = Package(
@@ -89,11 +92,11 @@ let package = Package(
             ]
         ),
         // OpenLibrary and Google Books over URLSession: seed-004 normalizers, cache, backoff, circuit.
-        .target(name: "Enrichment", dependencies: ["BookModel", "Catalog"]),
+        .target(name: "Enrichment", dependencies: ["BookModel", "Catalog", "UserDirectories"]),
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "TextCue", "SpineModel", "OnnxRuntime", "PPOCR", "SpineReading", "BookModel", "Catalog", "Library", "LibraryPostgres", "Enrichment",
+                "ShelfImage", "SpineDetection", "TextCue", "SpineModel", "OnnxRuntime", "PPOCR", "SpineReading", "BookModel", "Catalog", "Library", "Enrichment",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -120,7 +123,7 @@ let package = Package(
         .target(
             name: "ShelfScanCLI",
             dependencies: [
-                "ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", "UserDirectories", "BookModel", "Library", "ShelfImage",
+                "ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", "UserDirectories", "BookModel", "Library", "LibraryPostgres", "ShelfImage",
                 "SpineReading", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -138,7 +141,7 @@ let package = Package(
         .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/bench-postgres"),
         .executableTarget(
             name: "bench-serve",
-            dependencies: ["ShelfScanServer", "ShelfScan", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["ShelfScanServer", "ShelfScan", "Library", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio")],
             path: "Benchmarks/bench-serve"),
 
         // MARK: Tests
@@ -156,7 +159,7 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "BookModel", "ShelfScanTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "BookModel"]),
+        .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "BookModel", "ShelfImage", "SpineDetection", "SpineReading", "TextCue"]),
         .testTarget(
             name: "ShelfScanServerTests",

@@ -18,6 +18,7 @@
 //    peak RSS <= 500 MB.
 import AsyncHTTPClient
 import Foundation
+import Library
 import NIOCore
 import ShelfScan
 import ShelfScanServer
@@ -64,8 +65,9 @@ case "tesseract": .tesseract(language: "eng")
 case "ppocr": .ppocr(modelsDirectory: nil)
 default: .none
 }
-let scanner = try PhotoScanner.open(configuration: ScanConfiguration(), reader: choice, catalogPath: nil,
-                                    libraryPath: folder.appendingPathComponent("library.sqlite").path)
+var opened = try PhotoScanner.open(configuration: ScanConfiguration(), reader: choice, catalogPath: nil)
+opened.library = try LibraryStore(path: folder.appendingPathComponent("library.sqlite").path)
+let scanner = opened
 var configuration = ServerConfiguration()
 configuration.port = 0
 configuration.submissionsPerMinute = 0

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `LibraryStore` (SQLite through GRDB) is the embedded default; `PostgresLibraryStore` (in `LibraryPostgres`)
 /// is the same library on a PostgreSQL server shared by a team. Every write is one transaction on both.
-/// Open one with `LibraryOpener` (in `ShelfScan`), which takes a path or a `postgres://` URL.
+/// Open one with `LibraryOpener` (in `ShelfScanCLI`), which takes a path or a `postgres://` URL.
 public protocol LibraryStoring: AnyObject, Sendable {
     /// The database file, or nil for an in-memory or server library.
     var path: String? { get }
