@@ -147,6 +147,8 @@ let package = Package(
         // MARK: Tests
         // Fixtures built in code and the local fake vision-LLM server (127.0.0.1, port 0).
         .target(name: "ShelfScanTestSupport", dependencies: ["ShelfImage", "BookModel"]),
+        // The engines a store test runs on (SQLite always, PostgreSQL when a test server is named).
+        .target(name: "LibraryTestSupport", dependencies: ["Library", "LibraryPostgres"]),
         .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfScanTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SpineDetectionTests", dependencies: ["SpineDetection", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime", "BookModel", "ShelfImage"]),
@@ -158,8 +160,8 @@ let package = Package(
         .testTarget(name: "UserDirectoriesTests", dependencies: ["UserDirectories"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "BookModel", "ShelfScanTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "BookModel", "ShelfScanTestSupport", "LibraryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "LibraryTestSupport", "BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "BookModel", "ShelfImage", "SpineDetection", "SpineReading", "TextCue"]),
         .testTarget(
             name: "ShelfScanServerTests",

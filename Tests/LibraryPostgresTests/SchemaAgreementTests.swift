@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Library
 @testable import LibraryPostgres
+import LibraryTestSupport
 import Testing
 
 /// The schema is written three times: the SQLite migrations (`Schema.swift`), the PostgreSQL ones
