@@ -148,7 +148,7 @@ let package = Package(
         // Fixtures built in code and the local fake vision-LLM server (127.0.0.1, port 0).
         .target(name: "ShelfScanTestSupport", dependencies: ["ShelfImage", "BookModel"]),
         // The engines a store test runs on (SQLite always, PostgreSQL when a test server is named).
-        .target(name: "LibraryTestSupport", dependencies: ["Library", "LibraryPostgres"]),
+        .target(name: "LibraryTestSupport", dependencies: ["Library", "LibraryPostgres", "ShelfScanTestSupport"]),
         .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfScanTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SpineDetectionTests", dependencies: ["SpineDetection", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime", "BookModel", "ShelfImage"]),

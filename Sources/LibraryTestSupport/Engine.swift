@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import LibraryPostgres
+import ShelfScanTestSupport
 
 /// The engines a store test runs on: SQLite always; PostgreSQL when `SHELFSCAN_TEST_POSTGRES_URL` names a server
 /// (scripts/test and .ci/run start one), so the suites still run, on SQLite alone, without one. Shared by the
@@ -18,12 +19,12 @@ public enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
         public var description: String
     }
 
-    /// A fresh, empty library: a temp SQLite file, or a new database on the test server.
+    /// A fresh, empty library: a SQLite file in the test run's scratch folder (removed at exit), or a new
+    /// database on the test server.
     public func makeStore() throws -> any LibraryStoring {
         switch self {
         case .sqlite:
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shelfscan-pgtest-\(UUID().uuidString)")
-            return try LibraryStore(path: dir.appendingPathComponent("library.sqlite").path)
+            return try LibraryStore(path: try ScratchDirectory.make("library").appendingPathComponent("library.sqlite").path)
         case .postgres:
             return try PostgresLibraryStore(url: try Self.freshDatabaseURL(), password: Self.password)
         }

@@ -134,8 +134,10 @@ really",1,1\#r
         #expect(comparable(try target.works()) == comparable(try source.works()))
     }
 
-    @Test func jsonExportIsTheSeedEnvelopeAndImportsBack() throws {
-        let (source, ids, _) = try seededStore()
+    @Test(arguments: Engine.available)
+    func jsonExportIsTheSeedEnvelopeAndImportsBack(engine: Engine) throws {
+        let source = try engine.makeStore()
+        let (ids, _) = try seed(source)
         defer { removeTemporary(source.cropsDirectory) }
         try source.review(ReviewDecision(workID: ids[2], action: .verify), defaults: ReviewDefaults(readingStatus: .wishlist, owned: false))
         var w = Work(title: "The Little Prince", authors: ["Antoine de Saint-Exupéry"], reviewStatus: .verified)
@@ -147,7 +149,7 @@ really",1,1\#r
         let data = try ISO8601.makeEncoder().encode(SuccessResponse(data: export, meta: .now()))
         let top = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         #expect(top["success"] as? Bool == true && (top["meta"] as? [String: Any])?["timestamp"] != nil)
-        let target = try LibraryStore.inMemory()
+        let target = try engine.makeStore()
         defer { removeTemporary(target.cropsDirectory) }
         let report = try target.importJSON(data)
         #expect(report.imported == 3 && report.skipped.isEmpty)
