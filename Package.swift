@@ -88,7 +88,8 @@ let package = Package(
             name: "LibraryPostgres",
             dependencies: [
                 "Library", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // OpenLibrary and Google Books over URLSession: seed-004 normalizers, cache, backoff, circuit.
@@ -113,7 +114,8 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             // The browser pages' style sheet and script (plain files, no build step).
             resources: [.copy("Pages")]
@@ -141,7 +143,10 @@ let package = Package(
         .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/bench-postgres"),
         .executableTarget(
             name: "bench-serve",
-            dependencies: ["ShelfScanServer", "ShelfScan", "Library", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "ShelfScanServer", "ShelfScan", "Library", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Benchmarks/bench-serve"),
 
         // MARK: Tests
@@ -170,7 +175,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScan", "Catalog", "Enrichment", "LibraryPostgres", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
