@@ -18,6 +18,7 @@
 //    peak RSS <= 500 MB.
 import AsyncHTTPClient
 import Foundation
+import Library
 import NIOCore
 import ShelfScan
 import ShelfScanServer
@@ -64,8 +65,9 @@ case "tesseract": .tesseract(language: "eng")
 case "ppocr": .ppocr(modelsDirectory: nil)
 default: .none
 }
-let scanner = try PhotoScanner.open(configuration: ScanConfiguration(), reader: choice, catalogPath: nil,
-                                    libraryPath: folder.appendingPathComponent("library.sqlite").path)
+var opened = try PhotoScanner.open(configuration: ScanConfiguration(), reader: choice, catalogPath: nil)
+opened.library = try LibraryStore(path: folder.appendingPathComponent("library.sqlite").path)
+let scanner = opened
 var configuration = ServerConfiguration()
 configuration.port = 0
 configuration.submissionsPerMinute = 0
@@ -204,6 +206,6 @@ let elapsed = clock.now - start
 let completed = final.values.filter { $0 == "completed" }.count
 print("jobs: \(options.jobs) submitted at once, \(completed) completed, \(final.count - completed) not, in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))")
 print(String(format: "peak RSS (VmHWM, server + bench client): %.0f MB", peakRSSMegabytes()))
-try await http.shutdown()
+try await http.shutdown().get()
 server.cancel()
 exit(0)

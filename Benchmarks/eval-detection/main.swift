@@ -113,7 +113,7 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
             // The text detector's lines in yellow, with a dot where each begins (the way the text runs).
             if overlayText, let evidence { o = drawLines(o, evidence.lines.map { $0.quad.points }) }
             if let png = try? o.pngData() {
-                FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(name.replacingOccurrences(of: "/", with: "-") + ".png"), contents: Data(png))
+                _ = FileManager.default.createFile(atPath: (dir as NSString).appendingPathComponent(name.replacingOccurrences(of: "/", with: "-") + ".png"), contents: Data(png))
             }
         }
     }
@@ -560,10 +560,10 @@ func writeDrafts(dir: String, truthDir: String, to out: String) {
         }
         let obj: [String: Any] = ["image": name, "width": Int(w), "height": Int(h), "spines": spines]
         if let d = try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]) {
-            fm.createFile(atPath: (out as NSString).appendingPathComponent(stem + ".json"), contents: d)
+            _ = fm.createFile(atPath: (out as NSString).appendingPathComponent(stem + ".json"), contents: d)
         }
         if let png = try? Overlay.render(img.downscaled(maxSide: 1400), r).pngData() {
-            fm.createFile(atPath: (out as NSString).appendingPathComponent(stem + ".png"), contents: Data(png))
+            _ = fm.createFile(atPath: (out as NSString).appendingPathComponent(stem + ".png"), contents: Data(png))
         }
     }
 }

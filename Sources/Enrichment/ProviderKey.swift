@@ -1,4 +1,5 @@
 import Foundation
+import UserDirectories
 
 /// A provider API key that cannot leak through printing, interpolation, `dump` or `Codable`: its text is
 /// reachable only through `withValue`, where the request URL is built. Keys never come from argv (shell
@@ -26,11 +27,8 @@ public struct ProviderKey: Sendable, Equatable, CustomStringConvertible, CustomD
     /// The Google Books key from `GOOGLE_BOOKS_API_KEY`, else the config file's `google_books_api_key`
     /// (`$XDG_CONFIG_HOME/shelfscan/config.json` by default); nil when neither has one, which Google Books
     /// accepts at a lower quota. An unreadable config file counts as absent.
-    public static func resolveGoogleBooks(environment: [String: String], configPath: String) -> ProviderKey? {
-        if let v = environment[googleBooksVariable], let key = ProviderKey(v) { return key }
-        guard let data = FileManager.default.contents(atPath: configPath),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let v = object[googleBooksConfigField] as? String else { return nil }
-        return ProviderKey(v)
+    public static func resolveGoogleBooks(environment: [String: String], configPath: String? = nil) -> ProviderKey? {
+        UserSettings.value(variables: [googleBooksVariable], fields: [googleBooksConfigField],
+                           environment: environment, configPath: configPath).flatMap(ProviderKey.init)
     }
 }

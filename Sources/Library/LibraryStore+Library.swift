@@ -57,13 +57,9 @@ extension LibraryStore {
         }
     }
 
-    /// Adds a Work as given (an import, a manual entry), validated; returns it with every ID filled.
     @discardableResult
     public func add(_ work: Work) throws -> Work {
-        let issues = work.validationIssues(forVerification: work.reviewStatus != .needsReview)
-        if !issues.isEmpty { throw LibraryError.invalid(nil, ValidationError(issues)) }
-        var w = work
-        w.id = nil
+        let w = try work.readyToAdd()
         return try run { db in try WorkGraph.save(db, w, bump: false) }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `LibraryStore` (SQLite through GRDB) is the embedded default; `PostgresLibraryStore` (in `LibraryPostgres`)
 /// is the same library on a PostgreSQL server shared by a team. Every write is one transaction on both.
-/// Open one with `LibraryOpener` (in `ShelfScan`), which takes a path or a `postgres://` URL.
+/// Open one with `LibraryOpener` (in `ShelfScanCLI`), which takes a path or a `postgres://` URL.
 public protocol LibraryStoring: AnyObject, Sendable {
     /// The database file, or nil for an in-memory or server library.
     var path: String? { get }
@@ -49,6 +49,9 @@ public protocol LibraryStoring: AnyObject, Sendable {
     func works(photoContentHash: String) throws -> [Work]
     /// The status of each Work that still exists; a rejected (deleted) one is absent.
     func reviewStatuses(ids: [Work.ID]) throws -> [Work.ID: ReviewStatus]
+    /// Adds a Work as given (an import, a manual entry), validated; returns it with every ID filled.
+    @discardableResult
+    func add(_ work: Work) throws -> Work
     @discardableResult
     func update(_ work: Work) throws -> Work
     func undoLast(session: String?, date: Date) throws -> UndoReceipt
@@ -86,12 +89,15 @@ extension LibraryStoring {
     public func saveCursor(_ workID: Work.ID?, session: String = "default") throws { try saveCursor(workID, session: session, date: Date()) }
     public func cursor() throws -> Work.ID? { try cursor(session: "default") }
     public func resumeItem() throws -> ReviewItem? { try resumeItem(session: "default") }
+    @discardableResult
     public func review(_ decision: ReviewDecision, defaults: ReviewDefaults = ReviewDefaults()) throws -> DecisionReceipt {
         try review(decision, defaults: defaults, date: Date())
     }
+    @discardableResult
     public func review(batch decisions: [ReviewDecision], summary: String, defaults: ReviewDefaults = ReviewDefaults()) throws -> DecisionReceipt {
         try review(batch: decisions, summary: summary, defaults: defaults, date: Date())
     }
+    @discardableResult
     public func reshape(_ workIDs: [Work.ID], into pieces: [SpinePiece], kind: String, expectedRevisions: [Work.ID: Int] = [:],
                         session: String) throws -> ReshapeReceipt {
         try reshape(workIDs, into: pieces, kind: kind, expectedRevisions: expectedRevisions, session: session, date: Date())
@@ -99,6 +105,7 @@ extension LibraryStoring {
     public func pendingNeighbour(of id: Work.ID) throws -> Work? { try pendingNeighbour(of: id, toTheRight: true) }
     public func pendingWorks(photoContentHash: String) throws -> [Work] { try pendingWorks(photoContentHash: photoContentHash, row: nil) }
     public func duplicates(of work: Work, threshold: Double) throws -> [DuplicateCandidate] { try duplicates(of: work, threshold: threshold, limit: 5) }
+    @discardableResult
     public func undoLast(session: String? = nil) throws -> UndoReceipt { try undoLast(session: session, date: Date()) }
     public func journal() throws -> [JournalEntry] { try journal(limit: 20) }
     public func duplicates(of work: Work) throws -> [DuplicateCandidate] { try duplicates(of: work, threshold: 0.75, limit: 5) }
@@ -122,3 +129,14 @@ extension LibraryStore: LibraryStoring {
     }
 }
 
+extension Work {
+    /// This Work as `add` stores it on either engine: refused unless complete enough for its status (a verified
+    /// Work must be), and without an ID, so the store numbers it.
+    public func readyToAdd() throws -> Work {
+        let issues = validationIssues(forVerification: reviewStatus != .needsReview)
+        if !issues.isEmpty { throw LibraryError.invalid(nil, ValidationError(issues)) }
+        var w = self
+        w.id = nil
+        return w
+    }
+}

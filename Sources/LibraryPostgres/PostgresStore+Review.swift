@@ -197,6 +197,12 @@ extension PostgresLibraryStore {
         }
     }
 
+    @discardableResult
+    public func add(_ work: Work) throws -> Work {
+        let w = try work.readyToAdd()
+        return try transaction { try saveWork(w, bump: false) }
+    }
+
     /// Replaces a stored Work by this value (same ID), checking its revision: enrichment's write.
     @discardableResult
     public func update(_ work: Work) throws -> Work {

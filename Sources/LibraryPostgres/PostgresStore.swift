@@ -519,10 +519,10 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     }
 
     public func resumeItem(session: String) throws -> ReviewItem? {
-        if let id = try cursor(session: session), let item = try reviewItem(id: id), item.work.reviewStatus == .needsReview {
-            return item
-        }
-        return try nextPending(after: nil, wrap: true)
+        let id = try cursor(session: session)
+        if let id, let item = try reviewItem(id: id), item.work.reviewStatus == .needsReview { return item }
+        // Decided meanwhile (by this reviewer or another): the one after it, as on SQLite, not the queue's start.
+        return try nextPending(after: id, wrap: true)
     }
 
     public func pendingNeighbour(of id: Work.ID, toTheRight: Bool) throws -> Work? {

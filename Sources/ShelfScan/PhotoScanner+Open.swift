@@ -20,13 +20,17 @@ public enum ReaderChoice: Sendable, Equatable {
 }
 
 extension PhotoScanner {
-    /// Opens every collaborator a scan needs, failing with one clear error before any photo is read:
-    /// a missing language pack, an unreadable catalogue or library is a setup problem, not a bad photo.
+    /// Opens every collaborator a scan needs but the library, failing with one clear error before any photo is
+    /// read: a missing language pack or an unreadable catalogue is a setup problem, not a bad photo. The library
+    /// is the caller's to open and set afterwards (SQLite or PostgreSQL is the program's choice, not the
+    /// pipeline's), so a setup error leaves no new library behind.
+    /// - Parameter readingCacheDirectory: where a vision reader keeps its answers, so a rescan costs no calls;
+    ///   nil keeps none.
     public static func open(
         configuration: ScanConfiguration,
         reader choice: ReaderChoice,
         catalogPath: String?,
-        libraryPath: String?,
+        readingCacheDirectory: URL? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> PhotoScanner {
         let reader: (any SpineReader)?
@@ -52,17 +56,13 @@ extension PhotoScanner {
             }
             if let model { readerConfiguration.model = model }
             readerConfiguration.concurrency = concurrency
-            if let libraryPath, !LibraryOpener.isServer(libraryPath) {
-                readerConfiguration.cacheDirectory = URL(fileURLWithPath: libraryPath)
-                    .deletingLastPathComponent().appendingPathComponent("reading-cache", isDirectory: true)
-            }
+            if let readingCacheDirectory { readerConfiguration.cacheDirectory = readingCacheDirectory }
             reader = try ReaderFactory.make(readerConfiguration, environment: environment)
         }
         let catalog = try catalogPath.map { path in
             let (loaded, _) = try Catalog.load(csvAt: path)
             return CatalogIndex(loaded)
         }
-        let library = try libraryPath.map { try LibraryOpener.open($0, environment: environment) }
         // The text cue uses PP-OCR's detector model whichever reader reads the spines; a machine without the
         // model cache detects without it. With the PP-OCR reader it runs on the reader's detector session, which
         // allocates per run, so the memory a cue run frees goes to the reader's crops: a session of its own that
@@ -80,7 +80,7 @@ extension PhotoScanner {
                                              longSide: detector.parameters.textCueLongSide)
         }
         var scanner = PhotoScanner(configuration: configuration, detector: detector, reader: reader, textCue: textCue,
-                                   catalog: catalog, library: library)
+                                   catalog: catalog)
         scanner.spineModel = try spineModel(for: configuration.detector, reader: choice, environment: environment)
         return scanner
     }

@@ -41,15 +41,10 @@ struct EnrichOptions: ParsableArguments {
         guard let providers = BookProvider.chain(text) else { return nil }
         var configuration = EnrichmentConfiguration(providers: providers)
         try configuration.applyEnvironment(environment)
-        configuration.googleBooksKey = ProviderKey.resolveGoogleBooks(environment: environment, configPath: Self.configPath(environment))
+        configuration.googleBooksKey = ProviderKey.resolveGoogleBooks(environment: environment)
         configuration.cacheDirectory = Self.cacheDirectory(environment)
         configuration.cacheMaxAge = cacheDays * 86_400
         return Enricher(configuration: configuration, notify: notify)
-    }
-
-    /// `$XDG_CONFIG_HOME/shelfscan/config.json`, or `~/.config/shelfscan/config.json` (the readers' file).
-    static func configPath(_ environment: [String: String]) -> String {
-        UserDirectories.config(environment).appendingPathComponent("config.json").path
     }
 
     /// `$XDG_CACHE_HOME/shelfscan/enrichment`, or `~/.cache/shelfscan/enrichment`.

@@ -8,7 +8,7 @@ struct LibraryOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "The library: a SQLite file, or a shared one on PostgreSQL (postgres://user@host:5432/database).",
-            discussion: "Default: $SHELFSCAN_LIBRARY, else $XDG_DATA_HOME/shelfscan/library.sqlite, else ~/.local/share/shelfscan/library.sqlite. The PostgreSQL password comes from $PGPASSWORD (never the URL). ?statement_timeout=SECONDS bounds each wait on the server (default 120).",
+            discussion: "Default: $SHELFSCAN_LIBRARY, else $XDG_DATA_HOME/shelfscan/library.sqlite, else ~/.local/share/shelfscan/library.sqlite. The PostgreSQL password comes from $PGPASSWORD, else \"postgres_password\" in $XDG_CONFIG_HOME/shelfscan/config.json; never from the URL. ?statement_timeout=SECONDS bounds each wait on the server (default 120).",
             valueName: "path-or-url"),
         completion: .file(extensions: ["sqlite"]))
     var library: String?

@@ -159,12 +159,18 @@ struct ScanCommand: AsyncParsableCommand {
 
     /// Opens what the scan needs; each failure here is one clear line before any photo is read.
     private func makeScanner(_ configuration: ScanConfiguration) throws -> PhotoScanner {
-        return try PhotoScanner.open(
-            configuration: configuration,
-            reader: Self.readerChoice(reader, language: language, endpoint: endpoint, model: model, concurrency: concurrency),
-            catalogPath: catalog,
-            libraryPath: dryRun ? nil : library.resolvedPath()
-        )
+        try Self.openScanner(configuration, reader: Self.readerChoice(reader, language: language, endpoint: endpoint, model: model, concurrency: concurrency),
+                             catalog: catalog, library: dryRun ? nil : library.resolvedPath())
+    }
+
+    /// The pipeline first, the library last: a setup error (a missing language pack, no model cache) leaves no
+    /// empty library behind. `serve` opens its scanner through this too.
+    static func openScanner(_ configuration: ScanConfiguration, reader: ReaderChoice, catalog: String?,
+                            library location: String?) throws -> PhotoScanner {
+        var scanner = try PhotoScanner.open(configuration: configuration, reader: reader, catalogPath: catalog,
+                                            readingCacheDirectory: location.flatMap(LibraryOpener.readingCache))
+        scanner.library = try location.map { try LibraryOpener.open($0) }
+        return scanner
     }
 }
 

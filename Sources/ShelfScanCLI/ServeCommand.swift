@@ -89,11 +89,11 @@ struct ServeCommand: AsyncParsableCommand {
 
         var scanner: PhotoScanner
         do {
-            scanner = try PhotoScanner.open(
-                configuration: scanConfiguration,
+            scanner = try ScanCommand.openScanner(
+                scanConfiguration,
                 reader: ScanCommand.readerChoice(reader, language: language, endpoint: endpoint, model: model, concurrency: concurrency),
-                catalogPath: catalog,
-                libraryPath: library.resolvedPath())
+                catalog: catalog,
+                library: library.resolvedPath())
             // As `scan --enrich`: the same providers, cache and circuit; a paused provider is one log line.
             let logger = Logger(label: "shelfscan.serve")
             scanner.enricher = try enrichment.makeEnricher { line in logger.warning("\(line)") }

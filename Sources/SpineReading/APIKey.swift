@@ -24,11 +24,6 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
 /// `SHELFSCAN_API_KEY`, then the config file. Never argv: a key on the command line ends up in shell
 /// history and `ps` output.
 public enum APIKeyResolver {
-    /// `$XDG_CONFIG_HOME/shelfscan/config.json`, or `~/.config/shelfscan/config.json`.
-    public static func defaultConfigPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        UserDirectories.config(environment).appendingPathComponent("config.json").path
-    }
-
     /// The environment variable named in messages for this kind.
     public static func variable(for kind: ReaderConfiguration.Kind) -> String {
         switch kind {
@@ -46,16 +41,8 @@ public enum APIKeyResolver {
         configPath: String? = nil
     ) -> APIKey? {
         if kind == .tesseract { return nil }
-        for name in [variable(for: kind), "SHELFSCAN_API_KEY"] {
-            if let v = environment[name], let key = APIKey(v) { return key }
-        }
-        let path = configPath ?? defaultConfigPath(environment: environment)
-        guard let data = FileManager.default.contents(atPath: path),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        for field in ["\(kind.rawValue)_api_key", "api_key"] {
-            if let v = object[field] as? String, let key = APIKey(v) { return key }
-        }
-        return nil
+        return UserSettings.value(variables: [variable(for: kind), "SHELFSCAN_API_KEY"],
+                                  fields: ["\(kind.rawValue)_api_key", "api_key"],
+                                  environment: environment, configPath: configPath).flatMap(APIKey.init)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import UserDirectories
 
 /// Why a reader could not be built or a call failed. A struct over a private code (as
 /// AsyncHTTPClient's `HTTPClientError`) so new cases can ship without breaking callers; the message
@@ -50,7 +51,7 @@ public struct ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func missingAPIKey(_ kind: String, variable: String) -> ReaderError {
         ReaderError(
             .missingAPIKey,
-            "No API key for \(kind). Set \(variable) or SHELFSCAN_API_KEY in the environment, or \"\(kind)_api_key\" in \(APIKeyResolver.defaultConfigPath()), or use --reader tesseract.")
+            "No API key for \(kind). Set \(variable) or SHELFSCAN_API_KEY in the environment, or \"\(kind)_api_key\" in \(UserSettings.configPath()), or use --reader tesseract.")
     }
     public static func invalidConfiguration(_ what: String) -> ReaderError {
         ReaderError(.invalidConfiguration, what)

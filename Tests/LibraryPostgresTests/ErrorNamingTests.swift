@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 @testable import Library
 @testable import LibraryPostgres
+import LibraryTestSupport
 import Testing
 
 /// A database's failures reach the caller named for what happened, on both engines: a library held by another

@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 import Library
 @testable import LibraryPostgres
+import LibraryTestSupport
 import Testing
 
 /// A connection lost after a transaction's COMMIT was sent and before its answer came: the server applied it,

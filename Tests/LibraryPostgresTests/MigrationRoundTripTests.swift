@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 import Library
 @testable import LibraryPostgres
+import LibraryTestSupport
 import Testing
 
 /// `library migrate` copies a library exactly, both ways: a library made by several scan workers and reviewers,

@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import Library
+import LibraryTestSupport
 import Testing
 
 /// Merge, undo, bulk decisions, split and join, edits outside review, import and export: the same

@@ -2,42 +2,8 @@ import BookModel
 import Foundation
 import Library
 @testable import LibraryPostgres
+import LibraryTestSupport
 import Testing
-
-/// The engines a test runs on: SQLite always; PostgreSQL when `SHELFSCAN_TEST_POSTGRES_URL` names a server
-/// (scripts/test and .ci/run start one), so the suite still runs, on SQLite alone, without one.
-enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case sqlite, postgres
-    var testDescription: String { rawValue }
-
-    static var serverURL: String? { ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
-    static var password: String? { ProcessInfo.processInfo.environment["PGPASSWORD"] }
-    static var available: [Engine] { serverURL == nil ? [.sqlite] : [.sqlite, .postgres] }
-
-    /// A fresh, empty library: a temp SQLite file, or a new database on the test server.
-    func makeStore() throws -> any LibraryStoring {
-        switch self {
-        case .sqlite:
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shelfscan-pgtest-\(UUID().uuidString)")
-            return try LibraryStore(path: dir.appendingPathComponent("library.sqlite").path)
-        case .postgres:
-            return try PostgresLibraryStore(url: try Self.freshDatabaseURL(), password: Self.password)
-        }
-    }
-
-    /// `url` with `?statement_timeout=` set, for tests that wait out an unanswered statement.
-    static func withStatementTimeout(_ url: String, seconds: Int) throws -> String {
-        var c = try #require(URLComponents(string: url))
-        c.queryItems = (c.queryItems ?? []).filter { $0.name != "statement_timeout" } + [URLQueryItem(name: "statement_timeout", value: "\(seconds)")]
-        return try #require(c.string)
-    }
-
-    /// Creates an empty database on the test server and returns its URL.
-    static func freshDatabaseURL() throws -> String {
-        let name = "shelfscan_t_\(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
-        return try PostgresLibraryStore.createDatabase(named: name, besides: try #require(serverURL), password: password)
-    }
-}
 
 func fakeJPEG(_ n: UInt8) -> [UInt8] { [0xFF, 0xD8, 0xFF, 0xE0, n, n, 0xFF, 0xD9] }
 

@@ -2,11 +2,14 @@ import BookModel
 import Foundation
 import Testing
 @testable import Library
+import LibraryTestSupport
 
 @Suite struct BookFinderTests {
-    @Test func findsPendingAndVerifiedBooksWithWhereTheyStand() throws {
+    @Test(arguments: Engine.available)
+    func findsPendingAndVerifiedBooksWithWhereTheyStand(engine: Engine) throws {
         // Given a verified Dune typed in, and two photos filed: Dune and The Dispossessed on the first, a second shelf on the other
-        let (store, ids, saved) = try seededStore()
+        let store = try engine.makeStore()
+        let (ids, saved) = try seed(store)
         defer { removeTemporary(store.cropsDirectory) }
         let second = try store.file(photo(String(repeating: "b", count: 64), [
             spine("Kindred", ["Octavia E. Butler"], row: 1, position: 6),
@@ -34,8 +37,10 @@ import Testing
         #expect(butler.first?.place?.photoPath == "/photos/shelf-2.jpg")
     }
 
-    @Test func everyWordMustStartAWordAndUnreadSpinesAreNeverFound() throws {
-        let (store, _, _) = try seededStore()
+    @Test(arguments: Engine.available)
+    func everyWordMustStartAWordAndUnreadSpinesAreNeverFound(engine: Engine) throws {
+        let store = try engine.makeStore()
+        _ = try seed(store)
         defer { removeTemporary(store.cropsDirectory) }
         #expect(try store.find("dune asimov").isEmpty, "every word must match")
         #expect(try store.find("une").isEmpty, "a word matches from its start only")

@@ -33,6 +33,12 @@ func temporaryDirectory() throws -> URL { try ScratchDirectory.make("library") }
 /// and The Dispossessed).
 func seededStore() throws -> (LibraryStore, [Work.ID], Work) {
     let store = try LibraryStore.inMemory()
+    let (ids, saved) = try seed(store)
+    return (store, ids, saved)
+}
+
+/// Fills `store` as `seededStore()` does, on any engine; returns the three spines' IDs and the verified Dune.
+func seed(_ store: any LibraryStoring) throws -> ([Work.ID], Work) {
     var dune = Work(title: "Dune", authors: ["Frank Herbert"], firstPublicationYear: 1965, reviewStatus: .verified)
     dune.goodreadsWorkIDs = ["234225"]
     dune.editions = [Edition(isbn: "9780441172719", format: .hardcover)]
@@ -43,5 +49,5 @@ func seededStore() throws -> (LibraryStore, [Work.ID], Work) {
         spine(nil, position: 1),
         spine("The Dispossessed", ["Ursula K. Le Guin"], position: 2),
     ]))
-    return (store, ids, saved)
+    return (ids, saved)
 }

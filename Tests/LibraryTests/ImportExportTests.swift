@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 import Testing
 @testable import Library
+import LibraryTestSupport
 
 let goodreadsCSV = "\u{FEFF}" + #"""
 Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,Publisher,Binding,Number of Pages,Year Published,Original Publication Year,Date Read,Date Added,Bookshelves,Bookshelves with positions,Exclusive Shelf,My Review,Spoiler,Private Notes,Read Count,Owned Copies\#r
@@ -17,8 +18,9 @@ really",1,1\#r
 """#
 
 @Suite struct Importing {
-    @Test func goodreadsExportImportsWithLineNumberedProblems() throws {
-        let store = try LibraryStore.inMemory()
+    @Test(arguments: Engine.available)
+    func goodreadsExportImportsWithLineNumberedProblems(engine: Engine) throws {
+        let store = try engine.makeStore()
         defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(goodreadsCSV)
         #expect(report.format == .goodreads && report.imported == 3 && report.merged == 1)
@@ -41,14 +43,15 @@ really",1,1\#r
         #expect(try again.imported == 0 && again.merged == 4 && store.works().count == 3)
     }
 
-    @Test func libraryThingExport() throws {
+    @Test(arguments: Engine.available)
+    func libraryThingExport(engine: Engine) throws {
         let csv = """
         "Book Id","Title","Sort Character","Primary Author","Primary Author Role","Secondary Author","Secondary Author Roles","Publication","Date","Review","Rating","Comment","Private Comment","Summary","Media","Page Count","Entry Date","Tags","Collections","ISBN","ISBNs","Work id"
         "101","The Left Hand of Darkness","5","Le Guin, Ursula K.","Author","","","Ace (1987), Paperback","1969","","4.5","","mine","","Paperback","304","2020-05-01","sf,classics","Your library, Read but unowned","[0441478123]","0441478123","12345"
         "102","Kindred","1","Butler, Octavia E.","","","","","1979","","","","","","Ebook","","2021-01-01","","Currently Reading","","",""
         "103","","1","Nobody","","","","","","","","","","","","","2021-01-01","","","","",""
         """
-        let store = try LibraryStore.inMemory()
+        let store = try engine.makeStore()
         defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(csv)
         #expect(report.format == .librarything && report.imported == 2 && report.skipped.map(\.line) == [4])
@@ -60,14 +63,15 @@ really",1,1\#r
         #expect(kindred.libraryEntry?.readingStatus == .reading && kindred.editions.first?.format == .ebook)
     }
 
-    @Test func storyGraphExport() throws {
+    @Test(arguments: Engine.available)
+    func storyGraphExport(engine: Engine) throws {
         let csv = """
         Title,Authors,Contributors,ISBN/UID,Format,Read Status,Date Added,Last Date Read,Dates Read,Read Count,Moods,Pace,Star Rating,Review,Content Warnings,Tags,Owned?
         The Three-Body Problem,Liu Cixin,Ken Liu (Translator),9780765382030,paperback,did-not-finish,2023/02/01,,,0,,,,,,,Yes
         Piranesi,Susanna Clarke,,9781635575637,hardcover,to-read,2023/03/01,,,0,,,,,,"gift, fantasy",No
         Circe,Madeline Miller,,abc123xyz,digital,paused,2023/04/01,,,0,,,3.75,,,,Yes
         """
-        let store = try LibraryStore.inMemory()
+        let store = try engine.makeStore()
         defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(csv)
         #expect(report.format == .storygraph && report.imported == 3 && report.skipped.isEmpty)
@@ -80,12 +84,13 @@ really",1,1\#r
         #expect(circe.libraryEntry?.readingStatus == .onHold && circe.libraryEntry?.rating == 4 && circe.editions.first?.isbns == [])
     }
 
-    @Test func aSpreadsheetSavedOnWindowsImportsAsItIsMeant() throws {
+    @Test(arguments: Engine.available)
+    func aSpreadsheetSavedOnWindowsImportsAsItIsMeant(engine: Engine) throws {
         // Semicolons (a Spanish-locale spreadsheet) and Windows-1252: "ñ" is the byte 0xF1, "’" is 0x92.
         let bytes: [UInt8] = Array("Title;Author;ISBN\r\nCien a".utf8) + [0xF1] + Array("os de soledad;Gabriel Garc".utf8)
             + [0xED] + Array("a M".utf8) + [0xE1] + Array("rquez;9780307474728\r\nThe Handmaid".utf8) + [0x92]
             + Array("s Tale;Margaret Atwood;\r\n".utf8)
-        let store = try LibraryStore.inMemory()
+        let store = try engine.makeStore()
         defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(bytes)
         #expect(report.format == .generic && report.imported == 2 && report.skipped.isEmpty)
@@ -94,8 +99,9 @@ really",1,1\#r
         #expect(try store.works().first { $0.title.hasPrefix("Cien") }?.authors.map(\.name) == ["Gabriel García Márquez"])
     }
 
-    @Test func unknownFilesAreRefusedWithAReason() throws {
-        let store = try LibraryStore.inMemory()
+    @Test(arguments: Engine.available)
+    func unknownFilesAreRefusedWithAReason(engine: Engine) throws {
+        let store = try engine.makeStore()
         defer { removeTemporary(store.cropsDirectory) }
         #expect(throws: LibraryError.self) { try store.importCSV("") }
         do { _ = try store.importCSV("foo,bar\n1,2\n"); Issue.record("expected failure") } catch {
@@ -114,24 +120,24 @@ really",1,1\#r
         }.sorted()
     }
 
-    @Test func csvExportImportsBackToTheSameLibrary() throws {
-        let source = try LibraryStore.inMemory()
+    @Test(arguments: Engine.available)
+    func csvExportImportsBackToTheSameLibrary(engine: Engine) throws {
+        let source = try engine.makeStore()
         defer { removeTemporary(source.cropsDirectory) }
         _ = try source.importCSV(goodreadsCSV)
-        let (store, ids, _) = try seededStore()
-        defer { removeTemporary(store.cropsDirectory) }
-        _ = store; _ = ids
         let csv = try source.exportCSV()
         #expect(csv.hasPrefix("Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating"))
-        let target = try LibraryStore.inMemory()
+        let target = try engine.makeStore()
         defer { removeTemporary(target.cropsDirectory) }
         let report = try target.importCSV(csv)
         #expect(report.skipped.isEmpty && report.imported == 3)
         #expect(comparable(try target.works()) == comparable(try source.works()))
     }
 
-    @Test func jsonExportIsTheSeedEnvelopeAndImportsBack() throws {
-        let (source, ids, _) = try seededStore()
+    @Test(arguments: Engine.available)
+    func jsonExportIsTheSeedEnvelopeAndImportsBack(engine: Engine) throws {
+        let source = try engine.makeStore()
+        let (ids, _) = try seed(source)
         defer { removeTemporary(source.cropsDirectory) }
         try source.review(ReviewDecision(workID: ids[2], action: .verify), defaults: ReviewDefaults(readingStatus: .wishlist, owned: false))
         var w = Work(title: "The Little Prince", authors: ["Antoine de Saint-Exupéry"], reviewStatus: .verified)
@@ -143,7 +149,7 @@ really",1,1\#r
         let data = try ISO8601.makeEncoder().encode(SuccessResponse(data: export, meta: .now()))
         let top = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         #expect(top["success"] as? Bool == true && (top["meta"] as? [String: Any])?["timestamp"] != nil)
-        let target = try LibraryStore.inMemory()
+        let target = try engine.makeStore()
         defer { removeTemporary(target.cropsDirectory) }
         let report = try target.importJSON(data)
         #expect(report.imported == 3 && report.skipped.isEmpty)
@@ -155,14 +161,15 @@ really",1,1\#r
 }
 
 @Suite struct GenericAndRealImports {
-    @Test func anyCSVWithTitleAndAuthorColumns() throws {
+    @Test(arguments: Engine.available)
+    func anyCSVWithTitleAndAuthorColumns(engine: Engine) throws {
         let csv = """
             title,author,tag,series,isbn
             "Las Pseudociencias : ¡vaya timo! ","Bunge, Mario, 1919-2020",001 Bun,¡Vaya timo!   14,9788492422241
             Sin autor,"  ",001 X,,
             Cosmos,Carl Sagan; Ann Druyan,520 Sag,,
             """
-        let store = try LibraryStore.inMemory()
+        let store = try engine.makeStore()
         defer { removeTemporary(store.cropsDirectory) }
         let report = try store.importCSV(csv)
         #expect(report.format == .generic && report.imported == 2 && report.skipped.map(\.line) == [3])

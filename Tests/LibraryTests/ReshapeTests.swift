@@ -2,18 +2,20 @@ import BookModel
 import Foundation
 import Testing
 @testable import Library
+import LibraryTestSupport
 
 /// Bulk decisions, split and join: each one transaction and one undo.
 @Suite struct BulkAndReshape {
-    func pendingStore() throws -> (LibraryStore, [Work.ID]) {
-        let store = try LibraryStore.inMemory()
+    func pendingStore(_ engine: Engine) throws -> (any LibraryStoring, [Work.ID]) {
+        let store = try engine.makeStore()
         let ids = try store.file(photo("p", [spine("Kindred", ["Octavia E. Butler"], position: 0), spine(nil, position: 1),
                                              spine("Noise", ["Daniel Kahneman"], position: 2), spine("Dune", ["Frank Herbert"], position: 3)]))
         return (store, ids)
     }
 
-    @Test func aBatchIsAllOrNothingAndOneUndoPutsEveryWorkBack() throws {
-        let (store, ids) = try pendingStore()
+    @Test(arguments: Engine.available)
+    func aBatchIsAllOrNothingAndOneUndoPutsEveryWorkBack(engine: Engine) throws {
+        let (store, ids) = try pendingStore(engine)
         defer { removeTemporary(store.cropsDirectory) }
         // Given a batch with a decision that breaks a rule (the unread spine cannot be verified)
         let bad = [ids[0], ids[1]].map { ReviewDecision(workID: $0, action: .verify, session: "s") }
@@ -35,8 +37,9 @@ import Testing
         #expect(store.cropURL(for: rejected) != nil)
     }
 
-    @Test func splitAndJoinReplaceWorksAndUndoPutsThemBack() throws {
-        let (store, ids) = try pendingStore()
+    @Test(arguments: Engine.available)
+    func splitAndJoinReplaceWorksAndUndoPutsThemBack(engine: Engine) throws {
+        let (store, ids) = try pendingStore(engine)
         defer { removeTemporary(store.cropsDirectory) }
         let original = try #require(try store.work(id: ids[0]))
         let halves = [

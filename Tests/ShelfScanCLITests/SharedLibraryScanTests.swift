@@ -69,6 +69,25 @@ struct SharedLibraryScanTests {
         #expect(wrong.stderrLines.count == 1 && wrong.stderr.contains("password") && !wrong.stderr.contains("not-it"), "\(wrong.stderr)")
     }
 
+    /// The password written once in config.json opens the server's library, as PGPASSWORD does: the same file and
+    /// rules as the readers' keys.
+    @Test func thePasswordCanComeFromTheConfigFile() throws {
+        let library = try Self.freshLibrary()
+        let home = try ShelfscanProcess.temporaryDirectory("config")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let file = home.appendingPathComponent("shelfscan/config.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let config = try JSONSerialization.data(withJSONObject: ["postgres_password": Self.password ?? ""])
+        try config.write(to: file)
+        let stats = try ShelfscanProcess.run(["library", "stats", "--library", library],
+                                             environment: ["PGPASSWORD": "", "XDG_CONFIG_HOME": home.path])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        try Data(#"{"postgres_password": "not-it"}"#.utf8).write(to: file)
+        let wrong = try ShelfscanProcess.run(["library", "stats", "--library", library],
+                                             environment: ["PGPASSWORD": "", "XDG_CONFIG_HOME": home.path])
+        #expect(wrong.status != 0 && wrong.stderr.contains("password"), "\(wrong.stderr)")
+    }
+
     /// SQLite → PostgreSQL → SQLite: the same counts and content checksum on all three.
     @Test func migrateSQLiteToPostgresAndBackKeepsEverything() throws {
         let (dir, _) = try ScanCommandTests.photoFolder(count: 3, firstSeed: 400)

@@ -84,7 +84,7 @@ struct PhotoScannerTests {
     @Test("With the PP-OCR reader the text cue runs on the reader's detector session, not on a second copy of the model")
     func thePPOCRReaderAndTheTextCueShareOneDetectorSession() throws {
         let scanner = try PhotoScanner.open(configuration: ScanConfiguration(), reader: .ppocr(modelsDirectory: nil),
-                                            catalogPath: nil, libraryPath: nil)
+                                            catalogPath: nil)
         let reader = try #require(scanner.reader as? PPOCRReader, "the PP-OCR models are fetched by scripts/setup.sh")
         let cue = try #require(scanner.textCue)
         #expect(cue.detector.session === reader.detector.session)
@@ -96,7 +96,7 @@ struct PhotoScannerTests {
 
     @Test("Without the PP-OCR reader the text cue loads the detector model into a session that keeps its memory between runs")
     func withoutTheReaderTheTextCueKeepsItsArena() throws {
-        let scanner = try PhotoScanner.open(configuration: ScanConfiguration(), reader: .none, catalogPath: nil, libraryPath: nil)
+        let scanner = try PhotoScanner.open(configuration: ScanConfiguration(), reader: .none, catalogPath: nil)
         let cue = try #require(scanner.textCue, "the PP-OCR models are fetched by scripts/setup.sh")
         #expect(scanner.reader == nil)
         #expect(cue.detector.session.memory == .reused)

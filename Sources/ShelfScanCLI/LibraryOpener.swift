@@ -1,13 +1,15 @@
 import Foundation
 import Library
 import LibraryPostgres
-import SpineReading
+import UserDirectories
 
 /// Opens the library a command names: a SQLite file path (the embedded default) or a `postgres://` URL (a team's
-/// shared library). Every command that opens a library comes through here, so both work everywhere.
-public enum LibraryOpener {
+/// shared library). Every command that opens a library comes through here, so both work everywhere. It lives
+/// where the program is put together, not in the pipeline, so the pipeline (and whatever embeds it) sees only
+/// `LibraryStoring` and links no database client it was not asked for.
+enum LibraryOpener {
     /// True for `postgres://` and `postgresql://` locations.
-    public static func isServer(_ location: String) -> Bool {
+    static func isServer(_ location: String) -> Bool {
         location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
     }
 
@@ -15,17 +17,20 @@ public enum LibraryOpener {
     ///   `PGPASSWORD`, else `postgres_password` in the config file (`~/.config/shelfscan/config.json`); never
     ///   from the URL or argv, which show in `ps` and shell history.
     /// - Throws: `LibraryError.cannotOpen`, one line naming the library and the cause.
-    public static func open(_ location: String,
+    static func open(_ location: String,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any LibraryStoring {
         guard isServer(location) else { return try LibraryStore(path: location) }
         return try PostgresLibraryStore(url: location, password: password(environment: environment))
     }
 
+    /// Where a vision reader keeps its answers for the library at `location`: beside a library file, so a rescan
+    /// costs no calls; nil for a server's library, which has no place on this machine.
+    static func readingCache(for location: String) -> URL? {
+        guard !isServer(location) else { return nil }
+        return URL(fileURLWithPath: location).deletingLastPathComponent().appendingPathComponent("reading-cache", isDirectory: true)
+    }
+
     static func password(environment: [String: String]) -> String? {
-        if let v = environment["PGPASSWORD"], !v.isEmpty { return v }
-        let path = APIKeyResolver.defaultConfigPath(environment: environment)
-        guard let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        return object["postgres_password"] as? String
+        UserSettings.value(variables: ["PGPASSWORD"], fields: ["postgres_password"], environment: environment)
     }
 }
