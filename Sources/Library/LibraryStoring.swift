@@ -124,8 +124,8 @@ extension LibraryStore: LibraryStoring {
     public func claimPhoto(contentHash: String, worker: String, lease: TimeInterval) throws -> Bool { true }
     public func releasePhoto(contentHash: String, worker: String) throws {}
 
-    /// On SQLite the queue's head: a single-file library has one reviewer at a time, and a second
-    /// session's stale decision is still refused by the revision check.
+    /// On SQLite the plain queue, nothing held: a single-file library has one reviewer at a time, and a
+    /// second session's stale decision is still refused by the revision check.
     public func claimNextPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> ReviewItem? {
         try nextPending(after: after, wrap: true)
     }

@@ -31,9 +31,9 @@ struct BrowserTests {
             #expect(try scene.store.pendingCount() == 4)
             #expect(try scene.store.work(id: scene.ids[0])?.reviewStatus == .verified)
 
-            // s skips: the next book, nothing decided
+            // s skips: the next book, nothing decided (its shelf picture loaded before it is rejected, which removes it)
             try await browser.press("s")
-            try await browser.wait(until: "\(Self.title) === 'Noise'")
+            try await browser.wait(until: "\(Self.title) === 'Noise' && document.getElementById('shelf').complete")
             #expect(try scene.store.pendingCount() == 4)
 
             // r rejects the book shown (not the skipped one); the page goes on past the skipped one

@@ -203,10 +203,12 @@ async function decide(action, body, reshape) {
       state.history.push(counted);
       await load(reshape ? answer.json.data.createdWorkIds[0] : undefined, id);
     } else if (answer.status === 409) {
-      say("Not saved: " + (answer.json ? answer.json.detail : "the book changed since it was shown.") + " It is shown again as it stands now.");
-      // A Work another reviewer already decided leaves the queue: show the next one instead.
+      // A book changed since it was shown is shown again as it stands. One another reviewer decided has left
+      // the queue, and one another holds (unchanged, still waiting) is theirs: the next one is shown instead.
       const current = await call("GET", "/v3/review/works/" + id);
-      if (current.ok && current.json.data.work.reviewStatus === "needsReview") { show(current.json.data); } else { await load(undefined, id); }
+      const changed = current.ok && current.json.data.work.reviewStatus === "needsReview" && current.json.data.revision !== state.work.revision;
+      say("Not saved: " + (answer.json ? answer.json.detail : "the book changed since it was shown.") + (changed ? " It is shown again as it stands now." : ""));
+      if (changed) { show(current.json.data); } else { await load(undefined, id); }
     } else {
       say("Not saved: " + (answer.json && answer.json.detail ? answer.json.detail : "the server said " + answer.status + "."));
     }
