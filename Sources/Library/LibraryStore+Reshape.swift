@@ -48,6 +48,36 @@ extension SpinePiece {
     }
 }
 
+/// How a split or a join moves the books after it along their shelf row: a box cut in two takes one place
+/// more, two boxes joined one fewer, so every book keeps a place of its own, in order. Without it the right
+/// piece of a split shared the next book's place, and joining that piece picked the book instead of the
+/// other piece. Both stores move the row by this rule, and move it back on undo.
+public struct ShelfRowShift: Sendable, Equatable {
+    public var photoContentHash: String
+    public var row: Int
+    /// The books at places after this one move.
+    public var after: Int
+    public var by: Int
+
+    /// The move a reshape of `originals` (one shelf row's boxes) into `pieces` boxes makes; nil when none moves.
+    public static func reshape(_ originals: [Work], pieces: Int) -> ShelfRowShift? {
+        guard pieces > 0, pieces != originals.count, let spine = originals.first?.spine else { return nil }
+        // After the last box replaced: a book between two joined boxes (decided, so not joined) keeps its place.
+        let last = originals.compactMap { $0.spine?.position }.max() ?? spine.position
+        return ShelfRowShift(photoContentHash: spine.photoContentHash, row: spine.row, after: last, by: pieces - originals.count)
+    }
+
+    /// The move taken back, once the pieces are gone: the books it moved now sit after `after + by`.
+    public var undone: ShelfRowShift { ShelfRowShift(photoContentHash: photoContentHash, row: row, after: after + by, by: -by) }
+}
+
+extension ShelfRowShift {
+    func apply(_ db: Database) throws {
+        try db.execute(sql: "UPDATE work SET spinePosition = spinePosition + ? WHERE photoContentHash = ? AND spineRow = ? AND spinePosition > ?",
+                       arguments: [by, photoContentHash, row, after])
+    }
+}
+
 extension LibraryStore {
     /// Replaces pending Works by new pending ones drawn by the reviewer: a box that held two books becomes
     /// two, two boxes of one book become one. One transaction with its journal row, so undo removes the new
@@ -86,6 +116,7 @@ extension LibraryStore {
                 let first = originals[0]
                 let photoId = try Int64.fetchOne(db, sql: "SELECT photoId FROM work WHERE id = ?", arguments: [firstID])
                 for id in workIDs { try WorkGraph.delete(db, id: id) }
+                try ShelfRowShift.reshape(originals, pieces: pieces.count)?.apply(db)
                 var after: [String: Int] = [:]
                 var created: [Work.ID] = []
                 for (i, (piece, crop)) in zip(pieces, names).enumerated() {

@@ -131,13 +131,16 @@ extension LibraryStore {
             // Works the decision created (the pieces of a split, the whole of a join) go again, unless
             // someone has changed them since.
             let snapshotIDs = Set(snapshots.compactMap(\.id))
+            var created = 0
             for (key, revision) in after {
                 guard let id = Int64(key), !snapshotIDs.contains(id) else { continue }
                 let current = try Int.fetchOne(db, sql: "SELECT revision FROM work WHERE id = ?", arguments: [id])
                 if current != revision { throw LibraryError.undoConflict(id) }
                 try WorkGraph.delete(db, id: id)
+                created += 1
             }
             for snapshot in snapshots where after[String(snapshot.id!)] != nil { try WorkGraph.delete(db, id: snapshot.id!) }
+            try ShelfRowShift.reshape(snapshots, pieces: created)?.undone.apply(db)
             for snapshot in snapshots {
                 var restored = snapshot
                 restored.revision = (after[String(snapshot.id!)] ?? snapshot.revision + 1) + 1

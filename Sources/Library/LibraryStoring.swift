@@ -33,9 +33,11 @@ public protocol LibraryStoring: AnyObject, Sendable {
     func nextPending(after: Work.ID?, wrap: Bool) throws -> ReviewItem?
     func previousPending(before: Work.ID) throws -> ReviewItem?
     func reviewItem(id: Work.ID) throws -> ReviewItem?
-    /// The next pending Work nobody else holds, claimed for `reviewer` until `lease` runs out, so two
-    /// reviewers never get the same Work in front of them.
-    func claimNextPending(reviewer: String, lease: TimeInterval) throws -> ReviewItem?
+    /// The next pending Work after `after` (from the queue's head when nil, and round again past its end) that
+    /// nobody else holds, claimed for `reviewer` until `lease` runs out, so two reviewers never get the same
+    /// Work in front of them. A reviewer holds one Work at a time: claiming the next gives the last one back,
+    /// as a decision on it does.
+    func claimNextPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> ReviewItem?
     func saveCursor(_ workID: Work.ID?, session: String, date: Date) throws
     func cursor(session: String) throws -> Work.ID?
     func resumeItem(session: String) throws -> ReviewItem?
@@ -76,6 +78,10 @@ public protocol LibraryStoring: AnyObject, Sendable {
     func restore(_ dump: LibraryDump) throws
 }
 
+/// How long a reviewer holds the Work in front of them before others may take it, in the terminal and on the
+/// review page alike: long enough to look a book up, short enough that one left open frees it within minutes.
+public let reviewLease: TimeInterval = 600
+
 /// The defaults `LibraryStore`'s methods have, for callers holding `any LibraryStoring`.
 extension LibraryStoring {
     @discardableResult
@@ -86,6 +92,9 @@ extension LibraryStoring {
     public func librarySummaries(limit: Int? = nil) throws -> [WorkSummary] { try librarySummaries(limit: limit, offset: 0) }
     public func works() throws -> [Work] { try works(includePending: false) }
     public func nextPending(after: Work.ID? = nil) throws -> ReviewItem? { try nextPending(after: after, wrap: true) }
+    public func claimNextPending(reviewer: String, lease: TimeInterval = reviewLease) throws -> ReviewItem? {
+        try claimNextPending(reviewer: reviewer, lease: lease, after: nil)
+    }
     public func saveCursor(_ workID: Work.ID?, session: String = "default") throws { try saveCursor(workID, session: session, date: Date()) }
     public func cursor() throws -> Work.ID? { try cursor(session: "default") }
     public func resumeItem() throws -> ReviewItem? { try resumeItem(session: "default") }
@@ -122,10 +131,10 @@ extension LibraryStore: LibraryStoring {
     public func claimPhoto(contentHash: String, worker: String, lease: TimeInterval) throws -> Bool { true }
     public func releasePhoto(contentHash: String, worker: String) throws {}
 
-    /// On SQLite the queue's head: a single-file library has one reviewer at a time, and a second
-    /// session's stale decision is still refused by the revision check.
-    public func claimNextPending(reviewer: String, lease: TimeInterval) throws -> ReviewItem? {
-        try nextPending(after: nil, wrap: true)
+    /// On SQLite the plain queue, nothing held: a single-file library has one reviewer at a time, and a
+    /// second session's stale decision is still refused by the revision check.
+    public func claimNextPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> ReviewItem? {
+        try nextPending(after: after, wrap: true)
     }
 }
 

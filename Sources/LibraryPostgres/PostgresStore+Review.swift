@@ -139,12 +139,15 @@ extension PostgresLibraryStore {
             // Works the decision created (the pieces of a split, the whole of a join) go again, unless
             // someone has changed them since.
             let snapshotIDs = Set(snapshots.compactMap(\.id))
+            var created = 0
             for (key, rev) in after {
                 guard let id = Int64(key), !snapshotIDs.contains(id) else { continue }
                 if try revision(id) != rev { throw LibraryError.undoConflict(id) }
                 try deleteWork(id)
+                created += 1
             }
             for snapshot in snapshots where after[String(snapshot.id!)] != nil { try deleteWork(snapshot.id!) }
+            try ShelfRowShift.reshape(snapshots, pieces: created).map { try shift($0.undone) }
             for snapshot in snapshots {
                 var restored = snapshot
                 restored.revision = (after[String(snapshot.id!)] ?? snapshot.revision + 1) + 1
@@ -177,6 +180,7 @@ extension PostgresLibraryStore {
             let first = originals[0]
             let photoId = try scalar("SELECT photoId FROM work WHERE id = \(firstID)", as: Int64?.self) ?? nil
             for id in workIDs { try deleteWork(id) }
+            try ShelfRowShift.reshape(originals, pieces: pieces.count).map { try shift($0) }
             var after: [String: Int] = [:]
             var created: [Work.ID] = []
             for (i, piece) in pieces.enumerated() {
@@ -201,6 +205,14 @@ extension PostgresLibraryStore {
     public func add(_ work: Work) throws -> Work {
         let w = try work.readyToAdd()
         return try transaction { try saveWork(w, bump: false) }
+    }
+
+    /// Moves a shelf row's places by the library's rule (`ShelfRowShift`), as the SQLite store does.
+    private func shift(_ move: ShelfRowShift) throws {
+        try query("""
+            UPDATE work SET spinePosition = spinePosition + \(move.by)
+            WHERE photoContentHash = \(move.photoContentHash) AND spineRow = \(move.row) AND spinePosition > \(move.after)
+            """)
     }
 
     /// Replaces a stored Work by this value (same ID), checking its revision: enrichment's write.

@@ -60,8 +60,6 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     public let locationDescription: String
     /// This process as a reviewer in claims: `user@host:pid`.
     public let holder = "\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
-    /// How long the interactive review holds the Work on screen before others may take it: 10 minutes.
-    public static let reviewLease: TimeInterval = 600
 
     /// Connects, waits at most `connectTimeout`, and migrates.
     /// - Parameters:
@@ -450,9 +448,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     /// The next pending Work nobody else holds, claimed for this process (`holder`) for `reviewLease`: the
     /// interactive review goes through here, so two people reviewing one library never see the same Work.
     public func nextPending(after: Work.ID?, wrap: Bool) throws -> ReviewItem? {
-        var id = try claim(reviewer: holder, lease: Self.reviewLease, after: after ?? 0)
-        if id == nil, wrap, (after ?? 0) > 0 { id = try claim(reviewer: holder, lease: Self.reviewLease, after: 0) }
-        return try id.flatMap { try reviewItem(id: $0) }
+        try claimNext(reviewer: holder, lease: reviewLease, after: after, wrap: wrap)
     }
 
     public func previousPending(before: Work.ID) throws -> ReviewItem? {
@@ -466,9 +462,14 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         }
     }
 
-    public func claimNextPending(reviewer: String, lease: TimeInterval) throws -> ReviewItem? {
-        guard let id = try claim(reviewer: reviewer, lease: lease, after: 0) else { return nil }
-        return try reviewItem(id: id)
+    public func claimNextPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> ReviewItem? {
+        try claimNext(reviewer: reviewer, lease: lease, after: after, wrap: true)
+    }
+
+    private func claimNext(reviewer: String, lease: TimeInterval, after: Work.ID?, wrap: Bool) throws -> ReviewItem? {
+        var id = try claim(reviewer: reviewer, lease: lease, after: after ?? 0)
+        if id == nil, wrap, (after ?? 0) > 0 { id = try claim(reviewer: reviewer, lease: lease, after: 0) }
+        return try id.flatMap { try reviewItem(id: $0) }
     }
 
     /// Claims the first pending Work after `after` that is free (or already `reviewer`'s), and gives back any

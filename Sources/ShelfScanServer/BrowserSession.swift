@@ -16,6 +16,9 @@ struct BrowserSessionMiddleware: RouterMiddleware {
     let serverToken: String?
 
     static let cookieName = "shelfscan_session"
+    /// Names this browser as a reviewer, so the review page claims its own next book (as each terminal review
+    /// does) and its decisions and undo are its own. Only a name: the token cookie is what lets it in.
+    static let reviewerCookieName = "shelfscan_reviewer"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
@@ -34,7 +37,12 @@ struct BrowserSessionMiddleware: RouterMiddleware {
                 return PageHTML.response(PageHTML.login(next: request.uri.description, failed: false), status: .unauthorized)
             }
         }
-        return try await next(request, context)
+        // The review page is where a browser becomes a reviewer: it is named on its first visit, and keeps the
+        // name until it closes (a session cookie), so a reload goes on with the book it holds.
+        guard request.method == .get, path == "/review", Self.reviewer(request.headers) == nil else { return try await next(request, context) }
+        var response = try await next(request, context)
+        response.headers[HTTPField.Name.setCookie] = "\(Self.reviewerCookieName)=\(UUID().uuidString.lowercased()); Path=/; HttpOnly; SameSite=Strict"
+        return response
     }
 
     /// GET: the form (or straight on when no token is set); POST: checks the token, sets the cookie and
@@ -58,12 +66,22 @@ struct BrowserSessionMiddleware: RouterMiddleware {
         return response
     }
 
-    /// The cookie's value, when the browser sent one.
-    static func cookieToken(_ headers: HTTPFields) -> String? {
+    /// The token cookie's value, when the browser sent one.
+    static func cookieToken(_ headers: HTTPFields) -> String? { cookie(cookieName, headers) }
+
+    /// The reviewer this browser is, when it sent a name this server could have given (at most 64 letters,
+    /// digits and dashes): anything else is no reviewer, and its decisions are the plain HTTP door's.
+    static func reviewer(_ headers: HTTPFields) -> String? {
+        guard let name = cookie(reviewerCookieName, headers), name.count <= 64,
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+        return name
+    }
+
+    private static func cookie(_ name: String, _ headers: HTTPFields) -> String? {
         for field in headers[values: .cookie] {
             for pair in field.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName {
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
                     let value = parts[1].trimmingCharacters(in: .whitespaces)
                     return value.isEmpty ? nil : value
                 }

@@ -14,6 +14,12 @@ struct ReviewRoutes: Sendable {
     /// Journal name of decisions made over HTTP, so `undo` can take back this door's decisions only.
     static let session = "http"
 
+    /// Whose decision a request makes: a review page's browser is a reviewer of its own (`http:` and its
+    /// name), which claims books, decides and undoes as one terminal review does; any other client is `http`.
+    static func session(_ request: Request) -> String {
+        BrowserSessionMiddleware.reviewer(request.headers).map { "\(session):\($0)" } ?? session
+    }
+
     func pending(_ request: Request, context: ServerContext) async throws -> Response {
         let limit = try Self.intQuery(request, "limit", default: 50, range: 1...500)
         let offset = try Self.intQuery(request, "offset", default: 0, range: 0...Int.max)
@@ -22,10 +28,26 @@ struct ReviewRoutes: Sendable {
                                          context: context)
     }
 
+    /// The next book for this reviewer, claimed through the library as `shelfscan review` claims it: on a shared
+    /// library no other reviewer is given it until this one decides it, moves past it (`after`: the book they
+    /// leave) or leaves it for the lease.
+    func next(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await Self.decode(NextBody.self, request, context)
+        do {
+            let item = try library.claimNextPending(reviewer: Self.session(request), lease: reviewLease, after: body.after)
+            return try JSONResponse.envelope(NextDTO(pending: try item.map(\.pendingCount) ?? library.pendingCount(),
+                                                     position: item?.queuePosition, work: item.map { detail($0.work) }), context: context)
+        } catch let error as LibraryError {
+            throw Self.problem(error)
+        }
+    }
+
     func work(_ request: Request, context: ServerContext) async throws -> Response {
-        let work = try load(context)
-        return try JSONResponse.envelope(WorkDetail(work, hasCrop: library.cropURL(for: work) != nil,
-                                                    duplicates: (try? library.duplicates(of: work)) ?? []), context: context)
+        try JSONResponse.envelope(detail(try load(context)), context: context)
+    }
+
+    private func detail(_ work: Work) -> WorkDetail {
+        WorkDetail(work, hasCrop: library.cropURL(for: work) != nil, duplicates: (try? library.duplicates(of: work)) ?? [])
     }
 
     func crop(_ request: Request, context: ServerContext) async throws -> Response {
@@ -39,7 +61,7 @@ struct ReviewRoutes: Sendable {
 
     func verify(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(VerifyBody.self, request, context)
-        return try decide(context, .verify, revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+        return try decide(request, context, .verify, revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
     }
 
     func edit(_ request: Request, context: ServerContext) async throws -> Response {
@@ -55,12 +77,12 @@ struct ReviewRoutes: Sendable {
         let status = try Self.readingStatus(body.readingStatus)
         let edit = WorkEdit(title: body.title, authors: body.authors, isbn: body.isbn, firstPublicationYear: body.firstPublicationYear,
                             readingStatus: body.wishlist == true ? .wishlist : status, format: format)
-        return try decide(context, .edit(edit), revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+        return try decide(request, context, .edit(edit), revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
     }
 
     func reject(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(RevisionBody.self, request, context)
-        return try decide(context, .reject, revision: body.revision, defaults: ReviewDefaults())
+        return try decide(request, context, .reject, revision: body.revision, defaults: ReviewDefaults())
     }
 
     func merge(_ request: Request, context: ServerContext) async throws -> Response {
@@ -68,7 +90,7 @@ struct ReviewRoutes: Sendable {
         guard let into = body.into else {
             throw Problem(.unprocessableContent, code: "INVALID", detail: "Name the Work to keep: {\"into\": <work id>}.")
         }
-        return try decide(context, .merge(into: into), revision: body.revision, defaults: ReviewDefaults())
+        return try decide(request, context, .merge(into: into), revision: body.revision, defaults: ReviewDefaults())
     }
 
     /// Cuts the box in two at `at` (0.1-0.9 of its width from the left; of its height from the top for a lying
@@ -81,14 +103,14 @@ struct ReviewRoutes: Sendable {
                           detail: "at is where to cut: 0.1 to 0.9 of the box's width from its left (of its height from its top for a lying book).")
         }
         let id = try Self.workID(context)
-        return try reshape(context) { try SpineReshape.split(id, revision: body.revision, at: at, in: library, session: Self.session) }
+        return try reshape(context) { try SpineReshape.split(id, revision: body.revision, at: at, in: library, session: Self.session(request)) }
     }
 
     /// Joins the box with the pending box to its right on the same shelf row, as `shelfscan review`'s `j` does.
     func join(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(RevisionBody.self, request, context)
         let id = try Self.workID(context)
-        return try reshape(context) { try SpineReshape.join(id, revision: body.revision, in: library, session: Self.session) }
+        return try reshape(context) { try SpineReshape.join(id, revision: body.revision, in: library, session: Self.session(request)) }
     }
 
     /// A redrawn box's answer; a box that cannot be redrawn as asked is a 422 that says why.
@@ -114,7 +136,7 @@ struct ReviewRoutes: Sendable {
                           detail: "Name the photo and the bar: {\"photoContentHash\": \"…\", \"minConfidence\": 0.8} (0 to 1; \"row\" for one shelf row).")
         }
         let decisions = BulkVerify.decisions(try library.pendingWorks(photoContentHash: hash, row: body.row), row: body.row,
-                                             threshold: threshold, session: Self.session)
+                                             threshold: threshold, session: Self.session(request))
         guard !decisions.isEmpty else {
             return try JSONResponse.envelope(BulkDecisionDTO(journalId: nil, verifiedWorkIds: []), context: context)
         }
@@ -128,11 +150,12 @@ struct ReviewRoutes: Sendable {
         }
     }
 
-    /// Undoes the latest decision made over HTTP (or, with `{"session": null}`… any), as `shelfscan review undo`.
+    /// Undoes the latest decision made over HTTP by this reviewer (or, with `{"allSessions": true}`, any), as
+    /// `shelfscan review undo`.
     func undo(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(UndoBody.self, request, context)
         do {
-            let receipt = try library.undoLast(session: body.allSessions == true ? nil : (body.session ?? Self.session))
+            let receipt = try library.undoLast(session: body.allSessions == true ? nil : (body.session ?? Self.session(request)))
             return try JSONResponse.envelope(UndoReceiptDTO(journalId: receipt.journalID, restoredWorkIds: receipt.restoredWorkIDs),
                                              context: context)
         } catch let error as LibraryError {
@@ -142,10 +165,10 @@ struct ReviewRoutes: Sendable {
 
     // MARK: Helpers
 
-    private func decide(_ context: ServerContext, _ action: ReviewAction, revision: Int?, defaults: ReviewDefaults) throws -> Response {
+    private func decide(_ request: Request, _ context: ServerContext, _ action: ReviewAction, revision: Int?, defaults: ReviewDefaults) throws -> Response {
         let id = try Self.workID(context)
         do {
-            let receipt = try library.review(ReviewDecision(workID: id, action: action, expectedRevision: revision, session: Self.session),
+            let receipt = try library.review(ReviewDecision(workID: id, action: action, expectedRevision: revision, session: Self.session(request)),
                                              defaults: defaults)
             let after = try receipt.resultingWorkID.flatMap { try library.work(id: $0) }
             return try JSONResponse.envelope(DecisionDTO(journalId: receipt.journalID, workId: receipt.workID, decision: action.name,
@@ -257,6 +280,7 @@ struct EditBody: Decodable, DefaultInit {
 struct MergeBody: Decodable, DefaultInit { var revision: Int?; var into: Int64? }
 struct UndoBody: Decodable, DefaultInit { var session: String?; var allSessions: Bool? }
 struct SplitBody: Decodable, DefaultInit { var revision: Int?; var at: Double? }
+struct NextBody: Decodable, DefaultInit { var after: Int64? }
 struct BulkVerifyBody: Decodable, DefaultInit {
     var photoContentHash: String?
     var minConfidence: Double?
@@ -317,6 +341,13 @@ struct WorkDetail: Encodable, Sendable {
         self.duplicates = duplicates.map { Duplicate(id: $0.id, title: $0.title, authors: $0.authors,
                                                      similarity: ($0.reason.similarity * 1000).rounded() / 1000) }
     }
+}
+
+/// The book a reviewer claimed, nil when none is left for them, with the queue's size and its place in it.
+struct NextDTO: Encodable, Sendable {
+    var pending: Int
+    var position: Int?
+    var work: WorkDetail?
 }
 
 struct DecisionDTO: Encodable, Sendable {

@@ -105,7 +105,7 @@ public struct ShelfScanServer: Sendable {
         let handlers: [String: Handler] = [
             "submitScan": scans.submit, "scanStatus": scans.status, "scanResults": scans.results, "scanStream": scans.stream,
             "cancelScan": scans.cancel, "submitScanV1": scans.submitV1, "scanResultsV1": scans.results,
-            "pendingWorks": review.pending, "reviewWork": review.work, "workCrop": review.crop, "verifyWork": review.verify,
+            "pendingWorks": review.pending, "claimNextWork": review.next, "reviewWork": review.work, "workCrop": review.crop, "verifyWork": review.verify,
             "editWork": review.edit, "rejectWork": review.reject, "mergeWork": review.merge, "splitWork": review.split, "joinWork": review.join, "bulkVerifyWorks": review.bulkVerify,
             "undoDecision": review.undo,
             "openAPI": { _, _ in

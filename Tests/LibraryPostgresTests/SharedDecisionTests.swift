@@ -104,6 +104,58 @@ import Testing
     }
 
     @Test(arguments: Engine.available)
+    func aSplitMakesRoomInTheRowAndJoiningThePiecesBackClosesIt(engine: Engine) throws {
+        // Given four books at places 0-3 of one row
+        let (store, ids) = try pending(engine)
+        func row() throws -> [[Int64]] { try store.works(photoContentHash: hash(1)).map { [$0.id!, Int64($0.spine!.position)] } }
+        let filed = try row()
+        #expect(filed == ids.enumerated().map { [$1, Int64($0)] })
+        let halves = [0.05, 0.07].map { x in
+            SpinePiece(boundingBox: BoundingBox(x: x, y: 0.1, width: 0.02, height: 0.8), polygon: [[x, 0.1], [x + 0.02, 0.1], [x + 0.02, 0.9], [x, 0.9]],
+                       cropJPEG: fakeJPEG(9))
+        }
+        // When the second is split in two
+        let undone = try store.reshape([ids[1]], into: halves, kind: "split", expectedRevisions: [:], session: "s")
+        // Then the pieces take places 1 and 2 and the books after them move one place right, until undone
+        #expect(try row() == [[ids[0], 0], [undone.created[0], 1], [undone.created[1], 2], [ids[2], 3], [ids[3], 4]])
+        _ = try store.undoLast(session: "s")
+        #expect(try row() == filed)
+        let split = try store.reshape([ids[1]], into: halves, kind: "split", expectedRevisions: [:], session: "s")
+        let (left, right) = (split.created[0], split.created[1])
+        #expect(try row() == [[ids[0], 0], [left, 1], [right, 2], [ids[2], 3], [ids[3], 4]])
+        // And the left piece's neighbour is the right piece, not the book that was next
+        #expect(try store.pendingNeighbour(of: left, toTheRight: true)?.id == right)
+        #expect(try store.pendingNeighbour(of: right, toTheRight: false)?.id == left)
+        // When the two pieces are joined back
+        let whole = SpinePiece(boundingBox: BoundingBox(x: 0.05, y: 0.1, width: 0.04, height: 0.8), polygon: [], cropJPEG: fakeJPEG(7))
+        let join = try store.reshape([left, right], into: [whole], kind: "join", expectedRevisions: [:], session: "s")
+        // Then the row closes up again: one book at place 1, the rest where they were filed
+        #expect(try row() == [[ids[0], 0], [join.created[0], 1], [ids[2], 2], [ids[3], 3]])
+        // And undoing the join puts the pieces and the books after them back where the split left them
+        _ = try store.undoLast(session: "s")
+        #expect(try row() == [[ids[0], 0], [left, 1], [right, 2], [ids[2], 3], [ids[3], 4]])
+    }
+
+    @Test(arguments: Engine.available)
+    func joiningAcrossADecidedBookLeavesItsPlaceAlone(engine: Engine) throws {
+        // Given four books at places 0-3, the third verified, so the unread second's pending neighbour is the fourth
+        let (store, ids) = try pending(engine)
+        func row() throws -> [[Int64]] { try store.works(photoContentHash: hash(1)).map { [$0.id!, Int64($0.spine!.position)] } }
+        _ = try store.review(ReviewDecision(workID: ids[2], action: .verify, session: "s"))
+        #expect(try store.pendingNeighbour(of: ids[1], toTheRight: true)?.id == ids[3])
+        let filed = try row()
+        // When those two are joined
+        let whole = SpinePiece(boundingBox: BoundingBox(x: 0.05, y: 0.1, width: 0.14, height: 0.8), polygon: [], cropJPEG: fakeJPEG(7),
+                               title: "Dune", authors: ["Frank Herbert"])
+        let join = try store.reshape([ids[1], ids[3]], into: [whole], kind: "join", expectedRevisions: [:], session: "s")
+        // Then the joined box takes the second's place and the verified book between keeps its own
+        #expect(try row() == [[ids[0], 0], [join.created[0], 1], [ids[2], 2]])
+        // And undo gives every book its place back
+        _ = try store.undoLast(session: "s")
+        #expect(try row() == filed)
+    }
+
+    @Test(arguments: Engine.available)
     func aRescanReplacesPendingWorksAndKeepsReviewedOnes(engine: Engine) throws {
         let (store, ids) = try pending(engine)
         _ = try store.review(ReviewDecision(workID: ids[0], action: .verify))

@@ -6,7 +6,7 @@
 const $ = (id) => document.getElementById(id);
 // history: how many books each decision of this page decided (a bulk verify many), so undo takes back as many.
 // cut: where a split would cut (0.1-0.9 of the box), null when not splitting.
-const state = { work: null, offset: 0, pending: 0, editing: false, picking: false, cut: null, cropImage: null, decided: 0, history: [],
+const state = { work: null, position: 0, pending: 0, editing: false, picking: false, cut: null, cropImage: null, decided: 0, history: [],
                 started: Date.now(), busy: false };
 
 async function call(method, path, body) {
@@ -36,19 +36,23 @@ function endLine() {
   $("end").textContent = state.decided + " decided · " + (state.decided / minutes).toFixed(1) + " per minute · " + state.pending + " left";
 }
 
-async function load(workId) {
+// The next book is claimed for this browser (POST /v3/review/next) as each terminal review claims its own,
+// so two people reviewing one shared library are never shown the same book; `after` is the book left behind.
+async function load(workId, after) {
   state.editing = false;
-  // The queue's size is read even when the book is named (after an undo), so the end line counts it.
-  const page = await call("GET", "/v3/review/works?limit=1&offset=" + state.offset);
+  if (workId === undefined) {
+    const next = await call("POST", "/v3/review/next", after === undefined ? {} : { after });
+    if (!next.ok) { say(next.json && next.json.detail ? next.json.detail : "The queue cannot be read."); return; }
+    state.pending = next.json.data.pending;
+    state.position = next.json.data.position || 0;
+    show(next.json.data.work);
+    return;
+  }
+  // A book named (a split's first piece, an undone one) keeps its place; the queue's size is read for the end line.
+  const page = await call("GET", "/v3/review/works?limit=1");
   if (!page.ok) { say(page.json && page.json.detail ? page.json.detail : "The queue cannot be read."); return; }
   state.pending = page.json.data.pending;
-  let id = workId;
-  if (id === undefined) {
-    if (page.json.data.works.length === 0 && state.offset > 0) { state.offset = 0; return load(); }
-    if (page.json.data.works.length === 0) { show(null); return; }
-    id = page.json.data.works[0].id;
-  }
-  const detail = await call("GET", "/v3/review/works/" + id);
+  const detail = await call("GET", "/v3/review/works/" + workId);
   if (!detail.ok) { say(detail.json && detail.json.detail ? detail.json.detail : "That book cannot be read."); return; }
   show(detail.json.data);
 }
@@ -63,7 +67,7 @@ function show(work) {
     $("position").textContent = "Nothing waits for review.";
     return;
   }
-  $("position").textContent = state.pending + " waiting · book " + (state.offset + 1);
+  $("position").textContent = state.pending + " waiting · book " + state.position;
   const authors = (work.authors || []).map((a) => a.name);
   $("title").value = work.work.title === "Unread spine" ? "" : work.work.title;
   $("title").placeholder = work.work.title === "Unread spine" ? "Nothing was read: type the title" : "";
@@ -190,18 +194,21 @@ async function decide(action, body, reshape) {
   state.busy = true;
   try {
     const payload = Object.assign({ revision: state.work.revision }, body || {});
-    const answer = await call("POST", "/v3/review/works/" + state.work.id + "/" + action, payload);
+    const id = state.work.id;
+    const answer = await call("POST", "/v3/review/works/" + id + "/" + action, payload);
     if (answer.ok) {
       say("");
       const counted = reshape ? 0 : 1;
       state.decided += counted;
       state.history.push(counted);
-      await load(reshape ? answer.json.data.createdWorkIds[0] : undefined);
+      await load(reshape ? answer.json.data.createdWorkIds[0] : undefined, id);
     } else if (answer.status === 409) {
-      say("Not saved: " + (answer.json ? answer.json.detail : "the book changed since it was shown.") + " It is shown again as it stands now.");
-      // A Work another reviewer already decided leaves the queue: show the next one instead.
-      const current = await call("GET", "/v3/review/works/" + state.work.id);
-      if (current.ok && current.json.data.work.reviewStatus === "needsReview") { show(current.json.data); } else { await load(); }
+      // A book changed since it was shown is shown again as it stands. One another reviewer decided has left
+      // the queue, and one another holds (unchanged, still waiting) is theirs: the next one is shown instead.
+      const current = await call("GET", "/v3/review/works/" + id);
+      const changed = current.ok && current.json.data.work.reviewStatus === "needsReview" && current.json.data.revision !== state.work.revision;
+      say("Not saved: " + (answer.json ? answer.json.detail : "the book changed since it was shown.") + (changed ? " It is shown again as it stands now." : ""));
+      if (changed) { show(current.json.data); } else { await load(undefined, id); }
     } else {
       say("Not saved: " + (answer.json && answer.json.detail ? answer.json.detail : "the server said " + answer.status + "."));
     }
@@ -258,10 +265,8 @@ function focusBulk() {
 }
 
 function skip() {
-  state.offset += 1;
-  if (state.offset >= state.pending) state.offset = 0;
   say("");
-  load();
+  load(undefined, state.work ? state.work.id : undefined);
 }
 
 function search() {
