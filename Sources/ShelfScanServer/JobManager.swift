@@ -76,6 +76,7 @@ actor JobManager {
                 try? store.save(job)
             }
             jobs[job.id] = job
+            tokens.set(job.id, hash: job.tokenHash)
         }
         pump()
     }
@@ -96,6 +97,7 @@ actor JobManager {
             error: nil, attempts: 0)
         try store.create(job, photos: photos.map(\.bytes))
         jobs[id] = job
+        tokens.set(id, hash: job.tokenHash)
         queue.append(id)
         pump()
         return (job, token)
@@ -105,9 +107,8 @@ actor JobManager {
 
     func job(_ id: UUID) -> ScanJob? { jobs[id] }
 
-    /// The hash of the job's token (the token itself is never kept). Callers hash the token they were given and
-    /// compare off the actor, which every request to a job's routes would otherwise queue on.
-    func tokenHash(_ id: UUID) -> String? { jobs[id]?.tokenHash }
+    /// Each job's token digest, for the token check of a job's routes, which reads it without coming to the actor.
+    nonisolated let tokens = JobTokenTable()
 
     /// A stream of the job's states: the current one at once, then every change; it ends after a final state.
     func subscribe(_ id: UUID) -> AsyncStream<ScanJob>? {

@@ -18,18 +18,28 @@ import NIOHTTP1
 /// progress channels only (EventSource and old WebSocket clients cannot set headers either), a `token` query
 /// parameter. The request log never prints a query string.
 enum Credential {
-    static func of(_ request: Request) -> String? {
-        if let header = request.headers[.authorization] {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { return parts[1].trimmingCharacters(in: .whitespaces) }
-            return header
-        }
-        if let offered = webSocketProtocol(request) { return String(offered.dropFirst(protocolPrefix.count)) }
+    static func of(_ request: Request) -> Substring? {
+        if let header = request.headers[.authorization] { return bearer(header) }
+        if let offered = webSocketProtocol(request) { return offered.dropFirst(protocolPrefix.count) }
         let path = request.uri.path
         if path == "/ws/progress" || path.hasSuffix("/stream"), let token = request.uri.queryParameters.get("token") {
-            return token
+            return token[...]
         }
         return nil
+    }
+
+    /// The token of `Bearer <token>` (scheme in any case), or the whole header for any other form. A slice of
+    /// the header, found byte by byte: every request to a job's routes reads it, and splitting, lower-casing
+    /// and trimming allocated three strings each time.
+    static func bearer(_ header: String) -> Substring {
+        let utf8 = header.utf8
+        let scheme = "bearer ".utf8
+        guard utf8.count > scheme.count, zip(utf8, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return header[...] }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = utf8.index(utf8.startIndex, offsetBy: scheme.count), end = utf8.endIndex
+        while start < end, isBlank(utf8[start]) { start = utf8.index(after: start) }
+        while start < end, isBlank(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return header[start..<end]
     }
 
     static let protocolPrefix = "bookstrack-auth."
@@ -40,7 +50,7 @@ enum Credential {
             .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix(protocolPrefix) }
     }
 
-    static func isServerToken(_ credential: String?, _ serverToken: String?) -> Bool {
+    static func isServerToken(_ credential: Substring?, _ serverToken: String?) -> Bool {
         guard let credential, let serverToken else { return false }
         return constantTimeEqual(credential, serverToken)
     }
@@ -70,8 +80,7 @@ struct JobTokenMiddleware: RouterMiddleware {
         if Credential.isServerToken(credential, serverToken) { return try await next(request, context) }
         guard let credential else { throw Problem.unauthorized }
         let id = context.parameters.get("jobId", as: JobID.self) ?? request.uri.queryParameters.get("jobId", as: JobID.self)
-        let presented = JobToken.hash(credential)
-        guard let id, let stored = await jobs.tokenHash(id.uuid), constantTimeEqual(presented, stored) else { throw Problem.unauthorized }
+        guard jobs.tokens.matches(id?.uuid, credential) else { throw Problem.unauthorized }
         return try await next(request, context)
     }
 }
