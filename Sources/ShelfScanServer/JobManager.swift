@@ -33,6 +33,8 @@ actor JobManager {
     /// so that processing, queued and canceled are states they reach on purpose, not by racing a real scan;
     /// `serve` has none.
     let gate: (@Sendable (UUID, Int) async -> Void)?
+    /// The time the server's timeouts, rate limit and results cache run on, and the dates jobs record.
+    nonisolated let clock: ServerClock
 
     private var jobs: [UUID: ScanJob] = [:]
     private var queue: [UUID] = []
@@ -43,9 +45,10 @@ actor JobManager {
     static let maxAttempts = 3
 
     init(scanner: PhotoScanner, library: any LibraryStoring, store: JobStore, concurrentJobs: Int, logger: Logger,
-         gate: (@Sendable (UUID, Int) async -> Void)? = nil) {
+         gate: (@Sendable (UUID, Int) async -> Void)? = nil, clock: ServerClock = .continuous) {
         self.gate = gate
-        self.resultsReader = JobResultsReader(library: library)
+        self.clock = clock
+        self.resultsReader = JobResultsReader(library: library, clock: clock)
         self.scanner = scanner
         self.library = library
         self.store = store
@@ -89,7 +92,7 @@ actor JobManager {
         if jobs[id] != nil { throw Problem(.conflict, code: "JOB_EXISTS", detail: "A job with ID \(id.uuidString.lowercased()) already exists. Use a new UUID.") }
         let token = JobToken.make()
         let job = ScanJob(
-            id: id, api: api, tokenHash: JobToken.hash(token), status: .queued, createdAt: Date(), startedAt: nil, completedAt: nil,
+            id: id, api: api, tokenHash: JobToken.hash(token), status: .queued, createdAt: clock.date(), startedAt: nil, completedAt: nil,
             photos: photos.enumerated().map { index, photo in
                 JobPhoto(file: "photo-\(index + 1).\(photo.format == .png ? "png" : "jpg")", originalName: photo.originalName,
                          bytes: photo.bytes.count, contentHash: ContentHash.sha256Hex(photo.bytes), result: nil)
@@ -154,7 +157,7 @@ actor JobManager {
             let id = queue.removeFirst()
             guard var job = jobs[id], !job.status.isTerminal else { continue }
             job.status = .processing
-            job.startedAt = job.startedAt ?? Date()
+            job.startedAt = job.startedAt ?? clock.date()
             job.attempts += 1
             update(job)
             let scanner = self.scanner
@@ -202,7 +205,7 @@ actor JobManager {
     private func finish(_ job: inout ScanJob, _ status: JobStatus, _ error: JobError?) {
         job.status = status
         job.error = error
-        job.completedAt = Date()
+        job.completedAt = clock.date()
     }
 
     /// Saves, then tells subscribers: a client never hears of a state a restart could take back.

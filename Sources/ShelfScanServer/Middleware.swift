@@ -135,22 +135,18 @@ actor RateLimiter {
     let perMinute: Int
     let burst: Int
     private var buckets: [String: (tokens: Double, at: Duration)] = [:]
-    /// Time since some fixed start; tests pass a clock they move instead of waiting out a refill.
-    private let now: @Sendable () -> Duration
+    private let clock: ServerClock
 
-    init(perMinute: Int, burst: Int, now: @escaping @Sendable () -> Duration = RateLimiter.continuousNow) {
+    init(perMinute: Int, burst: Int, clock: ServerClock) {
         self.perMinute = perMinute
         self.burst = max(1, burst)
-        self.now = now
+        self.clock = clock
     }
-
-    private static let start = ContinuousClock.now
-    static let continuousNow: @Sendable () -> Duration = { ContinuousClock.now - start }
 
     /// nil when allowed (and counted); otherwise whole seconds until the next submission is allowed.
     func take(_ client: String) -> Int? {
         guard perMinute > 0 else { return nil }
-        let now = self.now()
+        let now = clock.now()
         let rate = Double(perMinute) / 60
         var bucket = buckets[client] ?? (Double(burst), now)
         let elapsed = now - bucket.at

@@ -41,7 +41,7 @@ struct ProgressSocket: Sendable {
         let id = job.uuid
         let jobID = job.rawValue
         let send: @Sendable (String, any Encodable & Sendable) async throws -> Void = { type, payload in
-            let message = Message(type: type, jobId: jobID, timestamp: Int64(Date().timeIntervalSince1970 * 1000), payload: AnyPayload(value: payload))
+            let message = Message(type: type, jobId: jobID, timestamp: Int64(jobs.clock.date().timeIntervalSince1970 * 1000), payload: AnyPayload(value: payload))
             try await outbound.write(.text(String(decoding: try JSONResponse.encoder.encode(message), as: UTF8.self)))
         }
         let (readySignal, readyContinuation) = AsyncStream<Void>.makeStream()
@@ -63,7 +63,7 @@ struct ProgressSocket: Sendable {
                 return .client
             }
             group.addTask {
-                try? await Task.sleep(for: readyTimeout)
+                try? await jobs.clock.sleep(readyTimeout)
                 readyContinuation.finish()
                 return .readyTimeout
             }
@@ -78,7 +78,7 @@ struct ProgressSocket: Sendable {
                     continue
                 case .forwarding:
                     group.addTask {
-                        try? await Task.sleep(for: closeGrace)
+                        try? await jobs.clock.sleep(closeGrace)
                         return .closeGrace
                     }
                 case .client, .closeGrace:

@@ -65,6 +65,7 @@ struct ScanRoutes: Sendable {
         let lastEventID = request.headers[.lastEventID].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? -1
         let jobs = self.jobs
         let pingInterval = self.pingInterval
+        let clock = jobs.clock
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             enum Item: Sendable { case state(ScanJob), ping }
@@ -75,7 +76,7 @@ struct ScanRoutes: Sendable {
             }
             let pinger = Task {
                 while !Task.isCancelled {
-                    try await Task.sleep(for: pingInterval)
+                    try await clock.sleep(pingInterval)
                     continuation.yield(.ping)
                 }
             }
@@ -85,7 +86,7 @@ struct ScanRoutes: Sendable {
             loop: for await item in items {
                 switch item {
                 case .ping:
-                    try await writer.write(SSE.event("ping", data: ["timestamp": ISO8601.string(from: Date())]))
+                    try await writer.write(SSE.event("ping", data: ["timestamp": ISO8601.string(from: clock.date())]))
                 case .state(let job):
                     let firstProgress = sent < 0 ? 0 : sent + 1
                     if firstProgress <= job.processedCount {

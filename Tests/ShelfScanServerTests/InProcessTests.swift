@@ -13,8 +13,8 @@ import Testing
 
 /// The server's router in process (HummingbirdTesting's `.router`, no socket), over a real library and job
 /// folder in a scratch directory. Every state a test needs is set on purpose: jobs wait at a `PhotoGate` until
-/// the test opens it, the rate limit runs on a clock the test moves, and a restart is a new `JobManager` on
-/// job files written as a killed server leaves them.
+/// the test opens it, every timeout, the rate limit and the results cache run on a clock the test moves, and a
+/// restart is a new `JobManager` on job files written as a killed server leaves them.
 ///
 /// `@unchecked Sendable` because Hummingbird's `Router` is a class that is not: it is only read, to build the
 /// application, after `init` has finished adding routes.
@@ -33,21 +33,27 @@ struct InProcessScene: @unchecked Sendable {
         var configuration = ServerConfiguration()
         configuration.token = serverToken
         configuration.concurrentJobs = concurrentJobs
+        configuration.submissionsPerMinute = perMinute
+        configuration.submissionBurst = burst
         var scanner = PhotoScanner(library: library)
         scanner.configuration.fileResults = true
         let gate = PhotoGate()
         self.gate = gate
+        clock = ManualClock()
         jobs = JobManager(scanner: scanner, library: library,
                           store: try JobStore(directory: (jobsDirectory ?? directory.appendingPathComponent("jobs")).path),
-                          concurrentJobs: concurrentJobs, logger: Logger(label: "test"), gate: { id, _ in await gate.pass(id) })
-        clock = ManualClock()
-        let clock = self.clock
-        router = ShelfScanServer(configuration: configuration, scanner: scanner)
-            .makeRouter(jobs: jobs, library: library, limiter: RateLimiter(perMinute: perMinute, burst: burst, now: { clock.now }))
+                          concurrentJobs: concurrentJobs, logger: Logger(label: "test"), gate: { id, _ in await gate.pass(id) },
+                          clock: clock.serverClock)
+        router = ShelfScanServer(configuration: configuration, scanner: scanner).makeRouter(jobs: jobs, library: library)
     }
 
     func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         try await Application(router: router).test(.router, body)
+    }
+
+    /// On a socket (127.0.0.1, a free port), WebSocket upgrades included, for a client of its own (`client.port`).
+    func live<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router)).test(.live, body)
     }
 
     /// Waits, without a clock, until the job's state is final.
@@ -90,12 +96,69 @@ actor PhotoGate {
     }
 }
 
-/// A clock the test moves by hand.
+/// A clock the test moves by hand. A sleep on it ends when the test has moved it far enough, and the test can
+/// wait until a given number of sleeps are pending, so it moves the clock only once the code under test sleeps.
 final class ManualClock: @unchecked Sendable {
     private let lock = NSLock()
     private var elapsed: Duration = .zero
+    private var sleepers: [UUID: (deadline: Duration, continuation: CheckedContinuation<Void, any Error>)] = [:]
+    private var canceled: Set<UUID> = []
+    private var started = 0
+    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
     var now: Duration { lock.withLock { elapsed } }
-    func advance(by duration: Duration) { lock.withLock { elapsed += duration } }
+    /// Its date: a fixed day plus the time it was moved.
+    static let epoch = Date(timeIntervalSince1970: 1_800_000_000)
+
+    var serverClock: ServerClock {
+        ServerClock(now: { self.now }, sleep: { try await self.sleep(for: $0) },
+                    date: { Self.epoch.addingTimeInterval(Double(self.now.components.seconds)) })
+    }
+
+    func advance(by duration: Duration) {
+        lock.withLock {
+            elapsed += duration
+            for (id, sleeper) in sleepers where sleeper.deadline <= elapsed {
+                sleepers[id] = nil
+                sleeper.continuation.resume()
+            }
+        }
+    }
+
+    /// Returns once `count` sleeps have started on this clock since it was made (ended ones included).
+    func sleepsStarted(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            lock.withLock {
+                if started >= count { continuation.resume() } else { watchers.append((count, continuation)) }
+            }
+        }
+    }
+
+    func sleep(for duration: Duration) async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                lock.withLock {
+                    if canceled.remove(id) != nil { return continuation.resume(throwing: CancellationError()) }
+                    started += 1
+                    for (index, watcher) in watchers.enumerated().reversed() where watcher.count <= started {
+                        watcher.continuation.resume()
+                        watchers.remove(at: index)
+                    }
+                    if duration <= .zero { return continuation.resume() }
+                    sleepers[id] = (elapsed + duration, continuation)
+                }
+            }
+        } onCancel: {
+            lock.withLock {
+                if let sleeper = sleepers.removeValue(forKey: id) {
+                    sleeper.continuation.resume(throwing: CancellationError())
+                } else {
+                    canceled.insert(id)
+                }
+            }
+        }
+    }
 }
 
 extension TestClientProtocol {
