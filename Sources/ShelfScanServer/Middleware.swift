@@ -22,7 +22,7 @@ enum Credential {
         if let header = request.headers[.authorization] { return bearer(header) }
         if let offered = webSocketProtocol(request) { return offered.dropFirst(protocolPrefix.count) }
         let path = request.uri.path
-        if path == "/ws/progress" || path.hasSuffix("/stream"), let token = request.uri.queryParameters.get("token") {
+        if path == RoutePath.progressSocket || path.hasSuffix("/stream"), let token = request.uri.queryParameters.get("token") {
             return token[...]
         }
         return nil

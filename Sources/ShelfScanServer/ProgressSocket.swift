@@ -23,7 +23,7 @@ struct ProgressSocket: Sendable {
     /// and echoes the `bookstrack-auth.` subprotocol the client offered (a browser refuses a socket otherwise).
     func shouldUpgrade(_ request: Request, context: ServerContext) async throws -> RouterShouldUpgrade {
         guard let raw = request.uri.queryParameters.get("jobId") else {
-            throw Problem.badRequest("MISSING_JOB_ID", "Connect to /ws/progress?jobId=<the job's ID>.")
+            throw Problem.badRequest("MISSING_JOB_ID", "Connect to \(RoutePath.progressSocket)?jobId=<the job's ID>.")
         }
         guard let id = JobID(rawValue: String(raw)), await jobs.job(id.uuid) != nil else { throw Problem.notFound(job: String(raw)) }
         var headers: HTTPFields = [:]
@@ -126,7 +126,7 @@ struct ProgressSocket: Sendable {
     private func sendFinal(_ job: ScanJob, _ send: @Sendable (String, any Encodable & Sendable) async throws -> Void) async throws {
         if job.status == .completed, let results = await jobs.results(job.id) {
             try await send("job_complete", Complete(totalDetected: results.totalDetected, approved: results.approved,
-                                                    needsReview: results.needsReview, resultsUrl: "/v1/scan/results/\(results.jobId)",
+                                                    needsReview: results.needsReview, resultsUrl: RoutePath.resultsV1(results.jobId),
                                                     photosProcessed: job.processedCount))
         } else {
             let error = job.error ?? JobError(code: "SCAN_FAILED", message: "The job ended without results.", retryable: false)

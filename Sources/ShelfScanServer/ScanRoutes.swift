@@ -19,11 +19,11 @@ struct ScanRoutes: Sendable {
         let upload = try await uploads.multipartPhotos(request)
         let (job, token) = try await jobs.submit(upload.photos, api: .v3)
         let id = job.id.uuidString.lowercased()
-        return try JSONResponse.envelope(Accepted(jobId: id, status: job.status, streamUrl: "/v3/jobs/scans/\(id)/stream",
-                                                  statusUrl: "/v3/jobs/scans/\(id)", resultsUrl: "/v3/jobs/scans/\(id)/results",
+        return try JSONResponse.envelope(Accepted(jobId: id, status: job.status, streamUrl: RoutePath.scanStream(id),
+                                                  statusUrl: RoutePath.scan(id), resultsUrl: RoutePath.scanResults(id),
                                                   token: token, totalCount: job.totalCount,
                                                   leftOut: upload.leftOut.isEmpty ? nil : upload.leftOut),
-                                         status: .accepted, context: context, headers: [.location: "/v3/jobs/scans/\(id)"])
+                                         status: .accepted, context: context, headers: [.location: RoutePath.scan(id)])
     }
 
     struct Accepted: Encodable, Sendable {
@@ -124,8 +124,8 @@ struct ScanRoutes: Sendable {
         let (job, token) = try await jobs.submit([photo], api: .v1, id: id)
         let jobID = job.id.uuidString.lowercased()
         return try JSONResponse.plain(AcceptedV1(jobId: jobID, token: token, status: "started",
-                                                 websocketUrl: "/ws/progress?jobId=\(jobID)",
-                                                 resultsUrl: "/v1/scan/results/\(jobID)", statusUrl: "/v3/jobs/scans/\(jobID)"),
+                                                 websocketUrl: "\(RoutePath.progressSocket)?jobId=\(jobID)",
+                                                 resultsUrl: RoutePath.resultsV1(jobID), statusUrl: RoutePath.scan(jobID)),
                                       status: .accepted)
     }
 
@@ -200,7 +200,7 @@ enum SSE {
             jobId = results.jobId; status = job.status; progress = job.progress; processedCount = job.processedCount
             totalCount = job.totalCount; completedTime = job.completedAt.map(ISO8601.string(from:))
             totalDetected = results.totalDetected; approved = results.approved; needsReview = results.needsReview
-            books = results.books; resultsUrl = "/v3/jobs/scans/\(results.jobId)/results"
+            books = results.books; resultsUrl = RoutePath.scanResults(results.jobId)
         }
     }
 }

@@ -20,7 +20,7 @@ import Testing
             let id = try #require(accepted.data["jobId"] as? String)
             let token = try #require(accepted.data["token"] as? String)
             #expect(try await scene.finished(id).status == .completed)
-            let before = try #require(try await client.get("/v3/jobs/scans/\(id)/results", token: token).data["books"] as? [[String: Any]])
+            let before = try #require(try await client.get(RoutePath.scanResults(id), token: token).data["books"] as? [[String: Any]])
             let workID = try #require(before.first?["workId"] as? Int)
             #expect(before.first?["rejected"] as? Bool != true)
 
@@ -29,11 +29,11 @@ import Testing
 
             // Then results read within the freshness still say what the check at time 0 saw
             scene.clock.advance(by: ResultsCache.freshness - .milliseconds(1))
-            let fresh = try await client.get("/v3/jobs/scans/\(id)/results", token: token).data["books"] as? [[String: Any]]
+            let fresh = try await client.get(RoutePath.scanResults(id), token: token).data["books"] as? [[String: Any]]
             #expect(fresh?.first?["rejected"] as? Bool != true)
             // And once it has passed, the library is asked again and the book reads as rejected
             scene.clock.advance(by: .milliseconds(1))
-            let stale = try await client.get("/v3/jobs/scans/\(id)/results", token: token).data["books"] as? [[String: Any]]
+            let stale = try await client.get(RoutePath.scanResults(id), token: token).data["books"] as? [[String: Any]]
             #expect(stale?.first?["rejected"] as? Bool == true)
             #expect(stale?.first?["cropUrl"] == nil)
         }
@@ -48,7 +48,7 @@ import Testing
             let id = try #require(accepted.data["jobId"] as? String)
             let token = try #require(accepted.data["token"] as? String)
             await scene.gate.reached(try #require(UUID(uuidString: id)))
-            async let stream = client.get("/v3/jobs/scans/\(id)/stream", token: token)
+            async let stream = client.get(RoutePath.scanStream(id), token: token)
 
             // When the ping interval passes twice (each time once the stream's pinger sleeps again)
             await scene.clock.sleepsStarted(1)
@@ -81,7 +81,7 @@ import Testing
             let token = try #require(accepted.data["token"] as? String)
             await scene.gate.reached(try #require(UUID(uuidString: id)))
             let port = try #require(client.port)
-            async let conversation = BlockingWebSocket.converse(port: port, path: "/ws/progress?jobId=\(id)",
+            async let conversation = BlockingWebSocket.converse(port: port, path: "\(RoutePath.progressSocket)?jobId=\(id)",
                                                                 headers: [("Sec-WebSocket-Protocol", "bookstrack-auth.\(token)")])
 
             // When the ready timeout passes on the clock the socket waits on, and the job then completes

@@ -170,7 +170,7 @@ extension TestClientProtocol {
         let (body, contentType) = Multipart.body(photos.enumerated().map { ("photos[]", "shelf-\($0.offset).jpg", $0.element) })
         var headers: HTTPFields = [.contentType: contentType]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await execute(uri: "/v3/jobs/scans", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+        return try await execute(uri: RoutePath.scans, method: .post, headers: headers, body: ByteBuffer(bytes: body))
     }
 }
 
@@ -202,24 +202,24 @@ extension TestResponse {
             let other = try #require(try await client.submit([try Samples.drawn(seed: 42, width: 320)]).data["token"] as? String)
 
             // Then each of its routes is a 401 problem without a token, with a wrong one or with another job's
-            for path in ["/v3/jobs/scans/\(id)", "/v3/jobs/scans/\(id)/results", "/v3/jobs/scans/\(id)/stream", "/v1/scan/results/\(id)"] {
+            for path in [RoutePath.scan(id), RoutePath.scanResults(id), RoutePath.scanStream(id), RoutePath.resultsV1(id)] {
                 try await client.get(path).expectProblem(401, "UNAUTHORIZED")
                 try await client.get(path, token: "wrong").expectProblem(401, "UNAUTHORIZED")
                 try await client.get(path, token: other).expectProblem(401, "UNAUTHORIZED")
             }
-            try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete).expectProblem(401, "UNAUTHORIZED")
+            try await client.execute(uri: RoutePath.scan(id), method: .delete).expectProblem(401, "UNAUTHORIZED")
             // and a token in the query opens progress channels only
-            try await client.get("/v3/jobs/scans/\(id)?token=\(token)").expectProblem(401, "UNAUTHORIZED")
+            try await client.get("\(RoutePath.scan(id))?token=\(token)").expectProblem(401, "UNAUTHORIZED")
             // An unknown job answers as a wrong token does: the answer never says whether a job exists
-            try await client.get("/v3/jobs/scans/\(UUID().uuidString)", token: token).expectProblem(401, "UNAUTHORIZED")
-            try await client.get("/v3/jobs/scans/not-a-uuid", token: token).expectProblem(401, "UNAUTHORIZED")
+            try await client.get(RoutePath.scan(UUID().uuidString), token: token).expectProblem(401, "UNAUTHORIZED")
+            try await client.get(RoutePath.scan("not-a-uuid"), token: token).expectProblem(401, "UNAUTHORIZED")
 
             // And its own token opens them; the library's routes stay open without a server token
-            let status = try await client.get("/v3/jobs/scans/\(id)", token: token)
+            let status = try await client.get(RoutePath.scan(id), token: token)
             #expect(status.status == .ok)
             #expect(status.data["jobId"] as? String == id)
-            #expect(try await client.get("/v3/review/works").status == .ok)
-            #expect(try await client.get("/health").status == .ok)
+            #expect(try await client.get(RoutePath.works).status == .ok)
+            #expect(try await client.get(RoutePath.health).status == .ok)
         }
     }
 
@@ -227,7 +227,7 @@ extension TestResponse {
         let scene = try InProcessScene(serverToken: "s3cret-token")
         defer { try? FileManager.default.removeItem(at: scene.directory) }
         try await scene.test { client in
-            for path in ["/openapi.json", "/health", "/v3/review/works"] {
+            for path in [RoutePath.openAPI, RoutePath.health, RoutePath.works] {
                 try await client.get(path).expectProblem(401, "UNAUTHORIZED")
                 try await client.get(path, token: "wrong").expectProblem(401, "UNAUTHORIZED")
                 #expect(try await client.get(path, token: "s3cret-token").status == .ok, "\(path)")
@@ -238,11 +238,11 @@ extension TestResponse {
             #expect(accepted.status == .accepted)
             let id = try #require(accepted.data["jobId"] as? String)
             let token = try #require(accepted.data["token"] as? String)
-            #expect(try await client.get("/v3/jobs/scans/\(id)", token: token).status == .ok)
-            #expect(try await client.get("/v3/jobs/scans/\(id)", token: "s3cret-token").status == .ok)
-            try await client.get("/v3/review/works", token: token).expectProblem(401, "UNAUTHORIZED")
+            #expect(try await client.get(RoutePath.scan(id), token: token).status == .ok)
+            #expect(try await client.get(RoutePath.scan(id), token: "s3cret-token").status == .ok)
+            try await client.get(RoutePath.works, token: token).expectProblem(401, "UNAUTHORIZED")
             // The server token reaches every job, so an unknown one is plainly not found
-            try await client.get("/v3/jobs/scans/\(UUID().uuidString)", token: "s3cret-token").expectProblem(404, "JOB_NOT_FOUND")
+            try await client.get(RoutePath.scan(UUID().uuidString), token: "s3cret-token").expectProblem(404, "JOB_NOT_FOUND")
             #expect(!String(buffer: accepted.body).contains("s3cret-token"))
         }
     }
@@ -261,7 +261,7 @@ extension TestResponse {
             #expect(limited.headers[.retryAfter] == "30")
             #expect(limited.json["retryAfter"] as? Int == 30 && limited.json["retryable"] as? Bool == true)
             // And other routes are not limited
-            #expect(try await client.get("/health").status == .ok)
+            #expect(try await client.get(RoutePath.health).status == .ok)
             // When 29 s pass, still limited (1 s left); at 30 s one more is allowed, and only one
             scene.clock.advance(by: .seconds(29))
             let early = try await client.submit([photo])
@@ -279,18 +279,18 @@ extension TestResponse {
         try await scene.test { client in
             try await client.get("/v3/nothing-here").expectProblem(404, "ROUTE_NOT_FOUND")
             let (other, contentType) = Multipart.body([("picture", "shelf.jpg", try Samples.drawn(seed: 46, width: 320))])
-            try await client.execute(uri: "/v3/jobs/scans", method: .post, headers: [.contentType: contentType], body: ByteBuffer(bytes: other))
+            try await client.execute(uri: RoutePath.scans, method: .post, headers: [.contentType: contentType], body: ByteBuffer(bytes: other))
                 .expectProblem(400, "NO_PHOTOS")
-            try await client.execute(uri: "/v3/jobs/scans", method: .post, headers: [.contentType: "multipart/form-data; boundary=x"],
+            try await client.execute(uri: RoutePath.scans, method: .post, headers: [.contentType: "multipart/form-data; boundary=x"],
                                      body: ByteBuffer(string: "no parts")).expectProblem(400, "MALFORMED_MULTIPART")
             try await client.submit([Data("not a photo".utf8)]).expectProblem(415, "UNSUPPORTED_IMAGE")
-            try await client.execute(uri: "/api/scan-bookshelf?jobId=nope", method: .post, headers: [.contentType: "image/jpeg"],
+            try await client.execute(uri: "\(RoutePath.submitV1)?jobId=nope", method: .post, headers: [.contentType: "image/jpeg"],
                                      body: ByteBuffer(bytes: try Samples.drawn(seed: 45, width: 320)))
                 .expectProblem(400, "INVALID_JOB_ID")
-            try await client.execute(uri: "/v3/review/works/1/verify", method: .post, headers: [.contentType: "application/json"],
+            try await client.execute(uri: RoutePath.decision(1, "verify"), method: .post, headers: [.contentType: "application/json"],
                                      body: ByteBuffer(string: "{not json")).expectProblem(400, "MALFORMED_JSON")
-            try await client.get("/v3/review/works/999999").expectProblem(404, "NOT_FOUND")
-            try await client.get("/v3/review/works?limit=-1").expectProblem(400, "INVALID_QUERY")
+            try await client.get(RoutePath.work(999999)).expectProblem(404, "NOT_FOUND")
+            try await client.get("\(RoutePath.works)?limit=-1").expectProblem(400, "INVALID_QUERY")
         }
     }
 }
@@ -308,11 +308,11 @@ extension TestResponse {
             let second = try await client.submit([try Samples.drawn(seed: 52, width: 320)])
             let id = try #require(second.data["jobId"] as? String)
             let token = try #require(second.data["token"] as? String)
-            #expect(try await client.get("/v3/jobs/scans/\(firstID)", token: firstToken).data["status"] as? String == "processing")
-            #expect(try await client.get("/v3/jobs/scans/\(id)", token: token).data["status"] as? String == "queued")
+            #expect(try await client.get(RoutePath.scan(firstID), token: firstToken).data["status"] as? String == "processing")
+            #expect(try await client.get(RoutePath.scan(id), token: token).data["status"] as? String == "queued")
 
             // When the queued job is canceled
-            let canceled = try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            let canceled = try await client.execute(uri: RoutePath.scan(id), method: .delete, headers: [.authorization: "Bearer \(token)"])
             #expect(canceled.status == .ok)
             #expect(canceled.data["status"] as? String == "canceled")
             #expect((canceled.data["error"] as? [String: Any])?["code"] as? String == "CANCELED")
@@ -320,17 +320,17 @@ extension TestResponse {
             // Then its uploads are gone, a second DELETE answers the same, and it never starts
             let folder = scene.directory.appendingPathComponent("jobs").appendingPathComponent(id)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["job.json"])
-            let again = try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            let again = try await client.execute(uri: RoutePath.scan(id), method: .delete, headers: [.authorization: "Bearer \(token)"])
             #expect(again.data["status"] as? String == "canceled")
             // And its stream, however late, ends with `failed` saying canceled
-            let stream = String(buffer: try await client.get("/v3/jobs/scans/\(id)/stream", token: token).body)
+            let stream = String(buffer: try await client.get(RoutePath.scanStream(id), token: token).body)
             #expect(stream.contains("event: failed\nid: 2\ndata: "), "\(stream)")
             #expect(stream.contains("\"status\":\"canceled\""), "\(stream)")
             // And the held job completes once the gate opens
             await scene.gate.open()
             #expect(try await scene.finished(firstID).status == .completed)
             #expect(try await scene.finished(id).status == .canceled)
-            #expect(try await client.get("/v3/jobs/scans/\(id)", token: token).data["processedCount"] as? Int == 0)
+            #expect(try await client.get(RoutePath.scan(id), token: token).data["processedCount"] as? Int == 0)
         }
     }
 
@@ -342,7 +342,7 @@ extension TestResponse {
             let id = try #require(accepted.data["jobId"] as? String)
             let token = try #require(accepted.data["token"] as? String)
             await scene.gate.reached(try #require(UUID(uuidString: id)))
-            let canceled = try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            let canceled = try await client.execute(uri: RoutePath.scan(id), method: .delete, headers: [.authorization: "Bearer \(token)"])
             #expect(canceled.data["status"] as? String == "canceled")
             await scene.gate.open()
             let job = try await scene.finished(id)
@@ -419,7 +419,7 @@ extension TestResponse {
         defer { try? FileManager.default.removeItem(at: scene.directory) }
         try await scene.test { client in
             // Given the OpenAPI document the server serves
-            let document = try await client.get("/openapi.json")
+            let document = try await client.get(RoutePath.openAPI)
             #expect(document.status == .ok)
             #expect(document.json["openapi"] as? String == "3.1.0")
             let paths = try #require(document.json["paths"] as? [String: [String: Any]])

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Library
+import ShelfScanServer
 import ShelfScanTestSupport
 import Testing
 
@@ -11,8 +12,8 @@ struct ReviewOverHTTPTests {
     static func scanShelf(_ client: Client, seed: UInt64) async throws -> (job: String, works: [Int]) {
         let accepted = try await client.submit([try Samples.drawn(seed: seed)])
         let jobID = try #require(accepted.data["jobId"] as? String)
-        _ = try await client.events("/v3/jobs/scans/\(jobID)/stream")
-        let books = try #require(try await client.get("/v3/jobs/scans/\(jobID)/results").data["books"] as? [[String: Any]])
+        _ = try await client.events(RoutePath.scanStream(jobID))
+        let books = try #require(try await client.get(RoutePath.scanResults(jobID)).data["books"] as? [[String: Any]])
         return (jobID, books.compactMap { $0["workId"] as? Int })
     }
 
@@ -26,55 +27,55 @@ struct ReviewOverHTTPTests {
         #expect(first.count >= 3 && second.count >= 2)
 
         // The queue is paged in filing order
-        let page = try await client.get("/v3/review/works?limit=2&offset=1")
+        let page = try await client.get("\(RoutePath.works)?limit=2&offset=1")
         #expect(page.status == 200)
         #expect(page.data["pending"] as? Int == first.count + second.count)
         let listed = try #require(page.data["works"] as? [[String: Any]])
         #expect(listed.compactMap { $0["id"] as? Int } == Array(first[1...2]))
-        BadInputTests.expectProblem(try await client.get("/v3/review/works?limit=0"), 400, "INVALID_QUERY")
+        BadInputTests.expectProblem(try await client.get("\(RoutePath.works)?limit=0"), 400, "INVALID_QUERY")
 
         // One Work in full, with its crop as a JPEG
         let id = first[0]
-        let detail = try await client.get("/v3/review/works/\(id)")
+        let detail = try await client.get(RoutePath.work(id))
         #expect(detail.status == 200)
         let revision = try #require(detail.data["revision"] as? Int)
         #expect((detail.data["work"] as? [String: Any])?["reviewStatus"] as? String == "needsReview")
-        #expect(detail.data["cropUrl"] as? String == "/v3/review/works/\(id)/crop")
-        let crop = try await client.get("/v3/review/works/\(id)/crop")
+        #expect(detail.data["cropUrl"] as? String == RoutePath.workCrop(id))
+        let crop = try await client.get(RoutePath.workCrop(id))
         #expect(crop.status == 200 && crop.header("Content-Type") == "image/jpeg")
         #expect(Array(crop.body.prefix(3)) == [0xFF, 0xD8, 0xFF])
 
         // An unread spine cannot be verified as it is (the CLI's validation): 422, nothing written
-        BadInputTests.expectProblem(try await client.postJSON("/v3/review/works/\(id)/verify", ["revision": revision]), 422, "INVALID")
+        BadInputTests.expectProblem(try await client.postJSON(RoutePath.decision(id, "verify"), ["revision": revision]), 422, "INVALID")
         // An edit with an empty title is refused the same way
-        BadInputTests.expectProblem(try await client.postJSON("/v3/review/works/\(id)/edit", ["title": "  ", "authors": ["A"]]), 422, "INVALID")
+        BadInputTests.expectProblem(try await client.postJSON(RoutePath.decision(id, "edit"), ["title": "  ", "authors": ["A"]]), 422, "INVALID")
         // A malformed body is a 400
-        BadInputTests.expectProblem(try await client.send("POST", "/v3/review/works/\(id)/edit", headers: [("Content-Type", "application/json")],
+        BadInputTests.expectProblem(try await client.send("POST", RoutePath.decision(id, "edit"), headers: [("Content-Type", "application/json")],
                                                           body: Data("{not json".utf8)), 400, "MALFORMED_JSON")
 
         // An edit naming the revision it saw is accepted
-        let edited = try await client.postJSON("/v3/review/works/\(id)/edit",
+        let edited = try await client.postJSON(RoutePath.decision(id, "edit"),
                                                ["revision": revision, "title": "Kindred", "authors": ["Octavia E. Butler"], "isbn": "9780807083697"])
         #expect(edited.status == 200, "\(edited.text)")
         #expect(edited.data["reviewStatus"] as? String == "userEdited")
         // A second write with the old revision is a 409, never a silent overwrite
-        BadInputTests.expectProblem(try await client.postJSON("/v3/review/works/\(id)/edit", ["revision": revision, "title": "Other"]),
+        BadInputTests.expectProblem(try await client.postJSON(RoutePath.decision(id, "edit"), ["revision": revision, "title": "Other"]),
                                     409, "CONFLICT")
-        let after = try await client.get("/v3/review/works/\(id)")
+        let after = try await client.get(RoutePath.work(id))
         #expect((after.data["work"] as? [String: Any])?["title"] as? String == "Kindred")
 
         // Reject, merge (into the edited Work), and undo the merge
-        let rejected = try await client.postJSON("/v3/review/works/\(first[1])/reject", [:])
+        let rejected = try await client.postJSON(RoutePath.decision(first[1], "reject"), [:])
         #expect(rejected.status == 200)
-        BadInputTests.expectProblem(try await client.postJSON("/v3/review/works/\(first[1])/reject", [:]), 404, "NOT_FOUND")
-        let merged = try await client.postJSON("/v3/review/works/\(first[2])/merge", ["into": id])
+        BadInputTests.expectProblem(try await client.postJSON(RoutePath.decision(first[1], "reject"), [:]), 404, "NOT_FOUND")
+        let merged = try await client.postJSON(RoutePath.decision(first[2], "merge"), ["into": id])
         #expect(merged.status == 200)
         #expect(merged.data["resultingWorkId"] as? Int == id)
-        BadInputTests.expectProblem(try await client.postJSON("/v3/review/works/\(second[0])/merge", ["into": second[0]]), 422, "INVALID")
-        let undone = try await client.postJSON("/v3/review/undo", [:])
+        BadInputTests.expectProblem(try await client.postJSON(RoutePath.decision(second[0], "merge"), ["into": second[0]]), 422, "INVALID")
+        let undone = try await client.postJSON(RoutePath.undo, [:])
         #expect(undone.status == 200)
         #expect((undone.data["restoredWorkIds"] as? [Int])?.contains(first[2]) == true)
-        #expect(try await client.get("/v3/review/works/\(first[2])").status == 200)
+        #expect(try await client.get(RoutePath.work(first[2])).status == 200)
 
         // The library holds exactly those decisions, as the CLI's store reads them
         let store = try LibraryStore(path: server.library)
@@ -85,12 +86,12 @@ struct ReviewOverHTTPTests {
         #expect(try store.journal(limit: 10).filter { $0.session == "http" }.count == 3)
 
         // And the first job's results show each book's live review status
-        let results = try await client.get("/v3/jobs/scans/\(firstJob)/results")
+        let results = try await client.get(RoutePath.scanResults(firstJob))
         let books = try #require(results.data["books"] as? [[String: Any]])
         #expect(books[0]["reviewStatus"] as? String == "userEdited")
         #expect(books[1]["rejected"] as? Bool == true && books[1]["cropUrl"] == nil)
         #expect(results.data["approved"] as? Int == 1)
         #expect(results.data["needsReview"] as? Int == first.count - 2)
-        BadInputTests.expectProblem(try await client.get("/v3/review/works/999999"), 404, "NOT_FOUND")
+        BadInputTests.expectProblem(try await client.get(RoutePath.work(999999)), 404, "NOT_FOUND")
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ShelfImage
+import ShelfScanServer
 import ShelfScanTestSupport
 import Testing
 #if canImport(Glibc)
@@ -173,7 +174,7 @@ struct Client: Sendable {
     /// POSTs photos as `multipart/form-data` in fields named `photos[]`.
     func submit(_ photos: [Data], field: String = "photos[]", headers: [(String, String)] = []) async throws -> Reply {
         let (body, contentType) = Multipart.body(photos.enumerated().map { (field, "shelf-\($0.offset).jpg", $0.element) })
-        return try await send("POST", "/v3/jobs/scans", headers: headers + [("Content-Type", contentType)], body: body)
+        return try await send("POST", RoutePath.scans, headers: headers + [("Content-Type", contentType)], body: body)
     }
 
     /// Reads a Server-Sent Events stream until `until` says stop (or the server ends it); returns the events.
