@@ -34,14 +34,12 @@ final class ServerProcess: @unchecked Sendable {
         let (process, stderr) = try ShelfscanProcess.start(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--reader", "none", "--library", library] + extra, environment: env)
         let lines = LineCollector(stderr)
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if let line = lines.snapshot().first(where: { $0.contains("listening on http://127.0.0.1:") }),
-               let port = Int(line.split(separator: ":").last?.prefix { $0.isNumber } ?? "") {
-                return ServerProcess(process: process, port: port, library: library, token: token, lines: lines)
-            }
-            if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.05)
+        // Woken by each line and by the end of its output (a server that could not start); the deadline only
+        // ends a wait for a server that hangs before listening.
+        let isListening = { (line: String) in line.contains("listening on http://127.0.0.1:") }
+        if let line = lines.wait(deadline: Date().addingTimeInterval(60), until: { $0.contains(where: isListening) }).first(where: isListening),
+           let port = Int(line.split(separator: ":").last?.prefix { $0.isNumber } ?? "") {
+            return ServerProcess(process: process, port: port, library: library, token: token, lines: lines)
         }
         process.terminate()
         throw HarnessError("shelfscan serve did not start: \(lines.snapshot().joined(separator: "\n"))")
@@ -84,6 +82,8 @@ final class LineCollector: @unchecked Sendable {
     private let lock = NSCondition()
     private var lines: [String] = []
     private var partial = Data()
+    /// The child closed its end: no line will come.
+    private var ended = false
 
     init(_ handle: FileHandle) {
         let thread = Thread { [self] in
@@ -92,7 +92,7 @@ final class LineCollector: @unchecked Sendable {
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return }
+                guard n > 0 else { return self.end() }
                 self.append(buffer[0..<n])
             }
         }
@@ -109,10 +109,16 @@ final class LineCollector: @unchecked Sendable {
         lock.broadcast()
     }
 
-    /// The lines once `ready` says so of them, or as they are at `deadline`.
+    private func end() {
+        lock.lock(); defer { lock.unlock() }
+        ended = true
+        lock.broadcast()
+    }
+
+    /// The lines once `ready` says so of them, or as they are when the child's output ends or at `deadline`.
     func wait(deadline: Date, until ready: ([String]) -> Bool) -> [String] {
         lock.lock(); defer { lock.unlock() }
-        while !ready(lines), lock.wait(until: deadline) {}
+        while !ready(lines), !ended, lock.wait(until: deadline) {}
         return lines
     }
 
