@@ -68,24 +68,29 @@ struct TokenDigest: Sendable, Equatable {
     }
 }
 
-/// Each job's token digest, read by the token check of every request to a job's routes. Behind a lock rather
-/// than in `JobManager`: a read is a dictionary lookup, and queueing every request on the actor for it cost
-/// bench-serve about an eighth of its throughput against the server before job tokens. `JobManager` writes
-/// it when it learns of a job (accepted or recovered), before the job's ID is given to anyone.
-final class JobTokenTable: @unchecked Sendable {
+/// Every job the server knows, with its token's digest: the state `JobManager` last saved, which the token
+/// check and the status and results routes read without coming to the actor. Every request to a job's routes
+/// queued on the actor twice (token, then job) cost bench-serve about an eighth of its throughput against the
+/// server before job tokens; a read here is a dictionary lookup under a lock. Only `JobManager` writes it,
+/// so a reader never sees a state the actor has not saved.
+final class JobDirectory: @unchecked Sendable {
     private let lock = NSLock()
-    private var digests: [UUID: TokenDigest] = [:]
+    private var entries: [UUID: (job: ScanJob, token: TokenDigest?)] = [:]
 
-    func set(_ id: UUID, hash hex: String) {
-        guard let digest = TokenDigest(hex: hex) else { return }
-        lock.withLock { digests[id] = digest }
+    subscript(id: UUID) -> ScanJob? { lock.withLock { entries[id]?.job } }
+
+    func put(_ job: ScanJob) {
+        lock.withLock {
+            let token = entries[job.id]?.token ?? TokenDigest(hex: job.tokenHash)
+            entries[job.id] = (job, token)
+        }
     }
 
     /// Whether `token` is the job's; false for a job this server does not know (or no job). The token is
     /// hashed either way, so the time taken does not say whether a job exists.
-    func matches(_ id: UUID?, _ token: Substring) -> Bool {
+    func tokenMatches(_ id: UUID?, _ token: Substring) -> Bool {
         let presented = TokenDigest(of: token)
-        guard let id, let stored = lock.withLock({ digests[id] }) else { return false }
+        guard let id, let stored = lock.withLock({ entries[id]?.token }) else { return false }
         return presented == stored
     }
 }

@@ -73,14 +73,14 @@ struct ServerTokenMiddleware: RouterMiddleware {
 struct JobTokenMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let serverToken: String?
-    let jobs: JobManager
+    let jobs: JobDirectory
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let credential = Credential.of(request)
         if Credential.isServerToken(credential, serverToken) { return try await next(request, context) }
         guard let credential else { throw Problem.unauthorized }
         let id = context.parameters.get("jobId", as: JobID.self) ?? request.uri.queryParameters.get("jobId", as: JobID.self)
-        guard jobs.tokens.matches(id?.uuid, credential) else { throw Problem.unauthorized }
+        guard jobs.tokenMatches(id?.uuid, credential) else { throw Problem.unauthorized }
         return try await next(request, context)
     }
 }

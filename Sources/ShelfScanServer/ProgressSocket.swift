@@ -25,7 +25,7 @@ struct ProgressSocket: Sendable {
         guard let raw = request.uri.queryParameters.get("jobId") else {
             throw Problem.badRequest("MISSING_JOB_ID", "Connect to \(RoutePath.progressSocket)?jobId=<the job's ID>.")
         }
-        guard let id = JobID(rawValue: String(raw)), await jobs.job(id.uuid) != nil else { throw Problem.notFound(job: String(raw)) }
+        guard let id = JobID(rawValue: String(raw)), jobs.job(id.uuid) != nil else { throw Problem.notFound(job: String(raw)) }
         var headers: HTTPFields = [:]
         if let offered = Credential.webSocketProtocol(request) { headers[.secWebSocketProtocol] = offered }
         return .upgrade(headers)
@@ -124,7 +124,7 @@ struct ProgressSocket: Sendable {
     }
 
     private func sendFinal(_ job: ScanJob, _ send: @Sendable (String, any Encodable & Sendable) async throws -> Void) async throws {
-        if job.status == .completed, let results = await jobs.results(job.id) {
+        if job.status == .completed, let results = jobs.results(job.id) {
             try await send("job_complete", Complete(totalDetected: results.totalDetected, approved: results.approved,
                                                     needsReview: results.needsReview, resultsUrl: RoutePath.resultsV1(results.jobId),
                                                     photosProcessed: job.processedCount))

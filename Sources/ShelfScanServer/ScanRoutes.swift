@@ -39,13 +39,13 @@ struct ScanRoutes: Sendable {
     }
 
     func status(_ request: Request, context: ServerContext) async throws -> Response {
-        let job = try await job(context)
+        let job = try job(context)
         return try JSONResponse.envelope(JobStatusDTO(job), context: context)
     }
 
     func results(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try jobID(context)
-        guard let data = try await jobs.encodedResults(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
+        guard let data = try jobs.encodedResults(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
         return try JSONResponse.envelope(encodedData: data, context: context)
     }
 
@@ -96,7 +96,7 @@ struct ScanRoutes: Sendable {
                         sent = job.processedCount
                     }
                     if job.status.isTerminal {
-                        if job.status == .completed, let results = await jobs.results(job.id) {
+                        if job.status == .completed, let results = jobs.results(job.id) {
                             try await writer.write(SSE.event("completed", id: job.totalCount + 1, data: SSE.Completed(job, results)))
                         } else {
                             try await writer.write(SSE.event("failed", id: job.totalCount + 1, data: JobStatusDTO(job)))
@@ -146,9 +146,9 @@ struct ScanRoutes: Sendable {
         return id.uuid
     }
 
-    func job(_ context: ServerContext) async throws -> ScanJob {
+    func job(_ context: ServerContext) throws -> ScanJob {
         let id = try jobID(context)
-        guard let job = await jobs.job(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
+        guard let job = jobs.job(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
         return job
     }
 }

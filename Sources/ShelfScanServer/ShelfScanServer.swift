@@ -95,7 +95,7 @@ public struct ShelfScanServer: Sendable {
         let openAPI = OpenAPIDocument.json(version: version)
         let serverToken = configuration.token.flatMap { $0.isEmpty ? nil : $0 }
         let groups: [RouteSpec.Group: RouterGroup<ServerContext>] = [
-            .job: router.group().add(middleware: RefusedUpgradeMiddleware()).add(middleware: JobTokenMiddleware(serverToken: serverToken, jobs: jobs)),
+            .job: router.group().add(middleware: RefusedUpgradeMiddleware()).add(middleware: JobTokenMiddleware(serverToken: serverToken, jobs: jobs.directory)),
             .submission: router.group().add(middleware: ServerTokenMiddleware(serverToken: serverToken))
                 .add(middleware: RateLimitMiddleware(limiter: limiter)),
             .decision: router.group().add(middleware: ServerTokenMiddleware(serverToken: serverToken))
