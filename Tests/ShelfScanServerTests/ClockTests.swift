@@ -16,9 +16,7 @@ import Testing
         await scene.gate.open()
         try await scene.test { client in
             // Given a finished job whose results were read (and so checked against the library) at time 0
-            let accepted = try await client.submit([try Samples.drawn(seed: 71, width: 640)])
-            let id = try #require(accepted.data["jobId"] as? String)
-            let token = try #require(accepted.data["token"] as? String)
+            let (id, token) = try await client.submit([try Samples.drawn(seed: 71, width: 640)]).acceptedJob()
             #expect(try await scene.finished(id).status == .completed)
             let before = try #require(try await client.get(RoutePath.scanResults(id), token: token).data["books"] as? [[String: Any]])
             let workID = try #require(before.first?["workId"] as? Int)
@@ -44,10 +42,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scene.directory) }
         try await scene.test { client in
             // Given a job held at the gate and a client reading its stream
-            let accepted = try await client.submit([try Samples.drawn(seed: 72, width: 320)])
-            let id = try #require(accepted.data["jobId"] as? String)
-            let token = try #require(accepted.data["token"] as? String)
-            await scene.gate.reached(try #require(UUID(uuidString: id)))
+            let (id, token) = try await scene.heldJob(client, seed: 72)
             async let stream = client.get(RoutePath.scanStream(id), token: token)
 
             // When the ping interval passes twice (each time once the stream's pinger sleeps again)
@@ -76,10 +71,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scene.directory) }
         try await scene.live { client in
             // Given a job held at the gate and a v1 socket client that connects and stays silent
-            let accepted = try await client.submit([try Samples.drawn(seed: 73, width: 320)])
-            let id = try #require(accepted.data["jobId"] as? String)
-            let token = try #require(accepted.data["token"] as? String)
-            await scene.gate.reached(try #require(UUID(uuidString: id)))
+            let (id, token) = try await scene.heldJob(client, seed: 73)
             let port = try #require(client.port)
             async let conversation = BlockingWebSocket.converse(port: port, path: "\(RoutePath.progressSocket)?jobId=\(id)",
                                                                 headers: [("Sec-WebSocket-Protocol", "bookstrack-auth.\(token)")])

@@ -56,6 +56,13 @@ struct InProcessScene: @unchecked Sendable {
         try await Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router)).test(.live, body)
     }
 
+    /// Submits one drawn photo and returns once its job is held at the gate (processing).
+    func heldJob(_ client: any TestClientProtocol, seed: UInt64) async throws -> (id: String, token: String) {
+        let job = try await client.submit([try Samples.drawn(seed: seed, width: 320)]).acceptedJob()
+        await gate.reached(try #require(UUID(uuidString: job.id)))
+        return job
+    }
+
     /// Waits, without a clock, until the job's state is final.
     func finished(_ id: String) async throws -> ScanJob {
         let uuid = try #require(UUID(uuidString: id))
@@ -177,6 +184,13 @@ extension TestClientProtocol {
 extension TestResponse {
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
     var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
+
+    /// The ID and token of the job this 202 accepted.
+    func acceptedJob(sourceLocation: SourceLocation = #_sourceLocation) throws -> (id: String, token: String) {
+        #expect(status == .accepted, "\(json)", sourceLocation: sourceLocation)
+        return (try #require(data["jobId"] as? String, sourceLocation: sourceLocation),
+                try #require(data["token"] as? String, sourceLocation: sourceLocation))
+    }
 
     /// Asserts an RFC 7807 problem with this status and code.
     func expectProblem(_ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -301,13 +315,8 @@ extension TestResponse {
         let scene = try InProcessScene(concurrentJobs: 1)
         defer { try? FileManager.default.removeItem(at: scene.directory) }
         try await scene.test { client in
-            let first = try await client.submit([try Samples.drawn(seed: 51, width: 320)])
-            let firstID = try #require(first.data["jobId"] as? String)
-            let firstToken = try #require(first.data["token"] as? String)
-            await scene.gate.reached(try #require(UUID(uuidString: firstID)))
-            let second = try await client.submit([try Samples.drawn(seed: 52, width: 320)])
-            let id = try #require(second.data["jobId"] as? String)
-            let token = try #require(second.data["token"] as? String)
+            let (firstID, firstToken) = try await scene.heldJob(client, seed: 51)
+            let (id, token) = try await client.submit([try Samples.drawn(seed: 52, width: 320)]).acceptedJob()
             #expect(try await client.get(RoutePath.scan(firstID), token: firstToken).data["status"] as? String == "processing")
             #expect(try await client.get(RoutePath.scan(id), token: token).data["status"] as? String == "queued")
 
