@@ -3,15 +3,15 @@ import Foundation
 /// The time the server's timeouts, rate limits and caches read and sleep on. `serve` runs on the continuous
 /// clock and the system's date; tests pass a clock they move, so an expiry is a step a test takes rather than
 /// a wait it sits through (and races, on a busy machine).
-public struct ServerClock: Sendable {
+struct ServerClock: Sendable {
     /// Time since some fixed start.
-    public var now: @Sendable () -> Duration
+    var now: @Sendable () -> Duration
     /// Returns once `duration` has passed on this clock; throws `CancellationError` when the task is canceled.
-    public var sleep: @Sendable (Duration) async throws -> Void
+    var sleep: @Sendable (Duration) async throws -> Void
     /// The calendar date, for the times jobs record.
-    public var date: @Sendable () -> Date
+    var date: @Sendable () -> Date
 
-    public init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void,
+    init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void,
                 date: @escaping @Sendable () -> Date) {
         self.now = now
         self.sleep = sleep
@@ -19,6 +19,6 @@ public struct ServerClock: Sendable {
     }
 
     private static let start = ContinuousClock.now
-    public static let continuous = ServerClock(now: { ContinuousClock.now - start }, sleep: { try await Task.sleep(for: $0) },
+    static let continuous = ServerClock(now: { ContinuousClock.now - start }, sleep: { try await Task.sleep(for: $0) },
                                                date: { Date() })
 }
