@@ -108,7 +108,7 @@ func submit(_ photo: String) async throws -> String {
     var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"photos[]\"; filename=\"\(photo)\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
     body.append(try Data(contentsOf: samples.appendingPathComponent(photo)))
     body.append(Data("\r\n--\(boundary)--\r\n".utf8))
-    var request = HTTPClientRequest(url: base + "/v3/jobs/scans")
+    var request = HTTPClientRequest(url: base + RoutePath.scans)
     request.method = .POST
     request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
     request.body = .bytes(ByteBuffer(bytes: [UInt8](body)))
@@ -125,7 +125,7 @@ func submit(_ photo: String) async throws -> String {
 }
 
 func status(_ id: String) async throws -> String {
-    var request = HTTPClientRequest(url: base + "/v3/jobs/scans/\(id)")
+    var request = HTTPClientRequest(url: base + RoutePath.scan(id))
     request.headers.add(name: "Authorization", value: "Bearer \(tokens[id] ?? "")")
     let response = try await http.execute(request, timeout: .seconds(60))
     let bytes = try await response.body.collect(upTo: 1 << 20)
@@ -159,9 +159,9 @@ print("server: 127.0.0.1:\(bound), reader \(options.reader), \(options.concurren
 
 // 2. wrk on status and results.
 let loaded = switch options.routes {
-case "status": ["/v3/jobs/scans/\(warm)", "/v3/jobs/scans/\(warm)"]
-case "results": ["/v3/jobs/scans/\(warm)/results", "/v3/jobs/scans/\(warm)/results"]
-default: ["/v3/jobs/scans/\(warm)", "/v3/jobs/scans/\(warm)/results"]
+case "status": [RoutePath.scan(warm), RoutePath.scan(warm)]
+case "results": [RoutePath.scanResults(warm), RoutePath.scanResults(warm)]
+default: [RoutePath.scan(warm), RoutePath.scanResults(warm)]
 }
 let script = folder.appendingPathComponent("alternate.lua")
 try """

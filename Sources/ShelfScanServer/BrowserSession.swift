@@ -22,7 +22,7 @@ struct BrowserSessionMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        if path == "/login" { return try await login(request, context: context) }
+        if path == RoutePath.login { return try await login(request, context: context) }
         if path.hasPrefix(WebPages.assetPrefix), request.method == .get { return try PageAssets.response(path) }
         var request = request
         if request.headers[.authorization] == nil, let cookie = Self.cookieToken(request.headers) {
@@ -92,8 +92,8 @@ struct BrowserSessionMiddleware: RouterMiddleware {
 
     /// Only a path on this server: `//evil.example` or `https://…` would make the login page an open redirect.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"), next != "/login",
-              !next.hasPrefix("/login?") else { return "/review" }
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"), next != RoutePath.login,
+              !next.hasPrefix(RoutePath.login + "?") else { return RoutePath.reviewPage }
         return next
     }
 

@@ -15,9 +15,9 @@ struct UploadedPhoto: Sendable {
 /// Owns every scan job: accepts them (on disk before the caller answers 202), runs them through the same
 /// `PhotoScanner` the CLI uses, and tells subscribers (SSE, WebSocket) about each change.
 ///
-/// An actor because jobs are shared mutable state touched by many requests. Photos are scanned off the
-/// actor and off Swift's cooperative pool, on `scanThreads`: only bookkeeping runs on the actor, so a status
-/// request never waits for a photo.
+/// An actor because jobs change from many requests and scans at once. Photos are scanned off the actor and
+/// off Swift's cooperative pool, on `scanThreads`: only bookkeeping runs on the actor, and requests that only
+/// read a job read `directory`, so a status request never waits for a photo nor for the actor.
 actor JobManager {
     let scanner: PhotoScanner
     let library: any LibraryStoring
@@ -33,8 +33,11 @@ actor JobManager {
     /// so that processing, queued and canceled are states they reach on purpose, not by racing a real scan;
     /// `serve` has none.
     let gate: (@Sendable (UUID, Int) async -> Void)?
+    /// The time the server's timeouts, rate limit and results cache run on, and the dates jobs record.
+    nonisolated let clock: ServerClock
 
-    private var jobs: [UUID: ScanJob] = [:]
+    /// Written here only; read by requests without coming to the actor.
+    nonisolated let directory = JobDirectory()
     private var queue: [UUID] = []
     private var running: [UUID: Task<Void, Never>] = [:]
     private var subscribers: [UUID: [UUID: AsyncStream<ScanJob>.Continuation]] = [:]
@@ -43,9 +46,10 @@ actor JobManager {
     static let maxAttempts = 3
 
     init(scanner: PhotoScanner, library: any LibraryStoring, store: JobStore, concurrentJobs: Int, logger: Logger,
-         gate: (@Sendable (UUID, Int) async -> Void)? = nil) {
+         gate: (@Sendable (UUID, Int) async -> Void)? = nil, clock: ServerClock = .continuous) {
         self.gate = gate
-        self.resultsReader = JobResultsReader(library: library)
+        self.clock = clock
+        self.resultsReader = JobResultsReader(library: library, clock: clock)
         self.scanner = scanner
         self.library = library
         self.store = store
@@ -75,7 +79,7 @@ actor JobManager {
                 }
                 try? store.save(job)
             }
-            jobs[job.id] = job
+            directory.put(job)
         }
         pump()
     }
@@ -85,17 +89,17 @@ actor JobManager {
     /// Accepts a job: the photos and `job.json` are on disk when this returns, so the 202 that follows is a promise.
     /// - Returns: the job and its token (given to the client once, stored only as a hash).
     func submit(_ photos: [UploadedPhoto], api: JobAPI, id: UUID = UUID()) throws -> (ScanJob, String) {
-        if jobs[id] != nil { throw Problem(.conflict, code: "JOB_EXISTS", detail: "A job with ID \(id.uuidString.lowercased()) already exists. Use a new UUID.") }
+        if directory[id] != nil { throw Problem(.conflict, code: "JOB_EXISTS", detail: "A job with ID \(id.uuidString.lowercased()) already exists. Use a new UUID.") }
         let token = JobToken.make()
         let job = ScanJob(
-            id: id, api: api, tokenHash: JobToken.hash(token), status: .queued, createdAt: Date(), startedAt: nil, completedAt: nil,
+            id: id, api: api, tokenHash: JobToken.hash(token), status: .queued, createdAt: clock.date(), startedAt: nil, completedAt: nil,
             photos: photos.enumerated().map { index, photo in
                 JobPhoto(file: "photo-\(index + 1).\(photo.format == .png ? "png" : "jpg")", originalName: photo.originalName,
                          bytes: photo.bytes.count, contentHash: ContentHash.sha256Hex(photo.bytes), result: nil)
             },
             error: nil, attempts: 0)
         try store.create(job, photos: photos.map(\.bytes))
-        jobs[id] = job
+        directory.put(job)
         queue.append(id)
         pump()
         return (job, token)
@@ -103,15 +107,11 @@ actor JobManager {
 
     // MARK: Reading
 
-    func job(_ id: UUID) -> ScanJob? { jobs[id] }
-
-    /// The hash of the job's token (the token itself is never kept). Callers hash the token they were given and
-    /// compare off the actor, which every request to a job's routes would otherwise queue on.
-    func tokenHash(_ id: UUID) -> String? { jobs[id]?.tokenHash }
+    nonisolated func job(_ id: UUID) -> ScanJob? { directory[id] }
 
     /// A stream of the job's states: the current one at once, then every change; it ends after a final state.
     func subscribe(_ id: UUID) -> AsyncStream<ScanJob>? {
-        guard let job = jobs[id] else { return nil }
+        guard let job = directory[id] else { return nil }
         let (stream, continuation) = AsyncStream<ScanJob>.makeStream(bufferingPolicy: .bufferingNewest(64))
         continuation.yield(job)
         if job.status.isTerminal {
@@ -134,7 +134,7 @@ actor JobManager {
     /// Cancels a job that is not finished and removes its uploads; a finished job is left as it is (BooksTrack:
     /// DELETE is idempotent). Works already filed stay in the library: the reviewer decides about them.
     func cancel(_ id: UUID) -> ScanJob? {
-        guard var job = jobs[id] else { return nil }
+        guard var job = directory[id] else { return nil }
         guard !job.status.isTerminal else { return job }
         running[id]?.cancel()
         running[id] = nil
@@ -151,9 +151,9 @@ actor JobManager {
     private func pump() {
         while running.count < concurrentJobs, !queue.isEmpty {
             let id = queue.removeFirst()
-            guard var job = jobs[id], !job.status.isTerminal else { continue }
+            guard var job = directory[id], !job.status.isTerminal else { continue }
             job.status = .processing
-            job.startedAt = job.startedAt ?? Date()
+            job.startedAt = job.startedAt ?? clock.date()
             job.attempts += 1
             update(job)
             let scanner = self.scanner
@@ -174,19 +174,19 @@ actor JobManager {
     }
 
     private func needsScan(_ id: UUID, _ index: Int) -> Bool {
-        guard let job = jobs[id], job.status == .processing else { return false }
+        guard let job = directory[id], job.status == .processing else { return false }
         return job.photos[index].result == nil
     }
 
     private func record(_ id: UUID, _ index: Int, _ outcome: PhotoOutcome) {
-        guard var job = jobs[id], job.status == .processing else { return }
+        guard var job = directory[id], job.status == .processing else { return }
         job.photos[index].result = PhotoResult(outcome, photoIndex: index, library: library)
         update(job)
     }
 
     private func complete(_ id: UUID) {
         running[id] = nil
-        guard var job = jobs[id], job.status == .processing else { pump(); return }
+        guard var job = directory[id], job.status == .processing else { pump(); return }
         let results = job.photos.compactMap(\.result)
         if !results.isEmpty && results.allSatisfy({ $0.outcome == .failed }) {
             let reason = results.first?.reason ?? "unknown"
@@ -201,12 +201,12 @@ actor JobManager {
     private func finish(_ job: inout ScanJob, _ status: JobStatus, _ error: JobError?) {
         job.status = status
         job.error = error
-        job.completedAt = Date()
+        job.completedAt = clock.date()
     }
 
     /// Saves, then tells subscribers: a client never hears of a state a restart could take back.
     private func update(_ job: ScanJob) {
-        jobs[job.id] = job
+        directory.put(job)
         do { try store.save(job) } catch {
             logger.error("cannot save job state", metadata: ["job": "\(job.id.uuidString.lowercased())", "error": "\(error)"])
         }
@@ -225,14 +225,14 @@ actor JobManager {
     nonisolated let resultsReader: JobResultsReader
 
     /// The job's results with each book's review status read from the library now.
-    nonisolated func results(_ id: UUID) async -> JobResultsDTO? {
-        guard let job = await job(id) else { return nil }
+    nonisolated func results(_ id: UUID) -> JobResultsDTO? {
+        guard let job = job(id) else { return nil }
         return resultsReader.results(for: job)
     }
 
     /// The job's results as JSON, from the cache while nothing changed.
-    nonisolated func encodedResults(_ id: UUID) async throws -> Data? {
-        guard let job = await job(id) else { return nil }
+    nonisolated func encodedResults(_ id: UUID) throws -> Data? {
+        guard let job = job(id) else { return nil }
         return try resultsReader.encoded(job)
     }
 }

@@ -5,7 +5,12 @@ import Library
 /// A job's results as its clients read them, and finished jobs' JSON kept while nothing changed.
 struct JobResultsReader: Sendable {
     let library: any LibraryStoring
-    let cache = ResultsCache()
+    let cache: ResultsCache
+
+    init(library: any LibraryStoring, clock: ServerClock) {
+        self.library = library
+        cache = ResultsCache(clock: clock)
+    }
 
     /// The job's results with each book's review status read from the library now, so a client sees a
     /// reviewer's decisions (and a rejected spine) without a second API.
@@ -58,28 +63,31 @@ final class ResultsCache: @unchecked Sendable {
     /// Enough for every job a household polls; the oldest entries are dropped beyond it.
     private let capacity = 256
     private var order: [UUID] = []
-    private let freshness: Duration = .seconds(1)
+    static let freshness: Duration = .seconds(1)
     /// Bumped by every review decision here: a check made before one is stale.
     private var generation = 0
+    private let clock: ServerClock
+
+    init(clock: ServerClock) { self.clock = clock }
 
     private struct Entry {
         var statuses: [Int64: ReviewStatus]
         var data: Data
-        var checked: ContinuousClock.Instant
+        var checked: Duration
         var generation: Int
     }
 
     /// The entry, when it was checked against the library within `freshness` and no decision came since.
     func fresh(_ id: UUID) -> Data? {
         lock.lock(); defer { lock.unlock() }
-        guard let entry = entries[id], entry.generation == generation, ContinuousClock.now - entry.checked < freshness else { return nil }
+        guard let entry = entries[id], entry.generation == generation, clock.now() - entry.checked < Self.freshness else { return nil }
         return entry.data
     }
 
     func get(_ id: UUID, _ statuses: [Int64: ReviewStatus]) -> Data? {
         lock.lock(); defer { lock.unlock() }
         guard var entry = entries[id], entry.statuses == statuses else { return nil }
-        entry.checked = .now
+        entry.checked = clock.now()
         entry.generation = generation
         entries[id] = entry
         return entry.data
@@ -88,7 +96,7 @@ final class ResultsCache: @unchecked Sendable {
     func put(_ id: UUID, _ statuses: [Int64: ReviewStatus], _ data: Data) {
         lock.lock(); defer { lock.unlock() }
         if entries[id] == nil { order.append(id) }
-        entries[id] = Entry(statuses: statuses, data: data, checked: .now, generation: generation)
+        entries[id] = Entry(statuses: statuses, data: data, checked: clock.now(), generation: generation)
         while order.count > capacity { entries[order.removeFirst()] = nil }
     }
 

@@ -66,7 +66,7 @@ extension ScanBook {
             authors: detected.authors,
             workId: workID,
             reviewStatus: detected.work.reviewStatus,
-            cropUrl: workID.map { "/v3/review/works/\($0)/crop" },
+            cropUrl: workID.map { RoutePath.workCrop($0) },
             photoIndex: photoIndex,
             unreadReason: detected.unreadReason,
             enrichment: detected.enrichmentStatus)
@@ -107,7 +107,7 @@ extension ScanBook {
             authors: authors.isEmpty ? nil : authors,
             workId: work.id,
             reviewStatus: work.reviewStatus,
-            cropUrl: work.id.map { "/v3/review/works/\($0)/crop" },
+            cropUrl: work.id.map { RoutePath.workCrop($0) },
             photoIndex: photoIndex,
             unreadReason: work.title == Work.unreadTitle ? (spine?.readError ?? "not read") : nil,
             enrichment: spine?.enrichmentStatus)

@@ -18,18 +18,28 @@ import NIOHTTP1
 /// progress channels only (EventSource and old WebSocket clients cannot set headers either), a `token` query
 /// parameter. The request log never prints a query string.
 enum Credential {
-    static func of(_ request: Request) -> String? {
-        if let header = request.headers[.authorization] {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { return parts[1].trimmingCharacters(in: .whitespaces) }
-            return header
-        }
-        if let offered = webSocketProtocol(request) { return String(offered.dropFirst(protocolPrefix.count)) }
+    static func of(_ request: Request) -> Substring? {
+        if let header = request.headers[.authorization] { return bearer(header) }
+        if let offered = webSocketProtocol(request) { return offered.dropFirst(protocolPrefix.count) }
         let path = request.uri.path
-        if path == "/ws/progress" || path.hasSuffix("/stream"), let token = request.uri.queryParameters.get("token") {
-            return token
+        if path == RoutePath.progressSocket || path.hasSuffix("/stream"), let token = request.uri.queryParameters.get("token") {
+            return token[...]
         }
         return nil
+    }
+
+    /// The token of `Bearer <token>` (scheme in any case), or the whole header for any other form. A slice of
+    /// the header, found byte by byte: every request to a job's routes reads it, and splitting, lower-casing
+    /// and trimming allocated three strings each time.
+    static func bearer(_ header: String) -> Substring {
+        let utf8 = header.utf8
+        let scheme = "bearer ".utf8
+        guard utf8.count > scheme.count, zip(utf8, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return header[...] }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = utf8.index(utf8.startIndex, offsetBy: scheme.count), end = utf8.endIndex
+        while start < end, isBlank(utf8[start]) { start = utf8.index(after: start) }
+        while start < end, isBlank(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return header[start..<end]
     }
 
     static let protocolPrefix = "bookstrack-auth."
@@ -40,7 +50,7 @@ enum Credential {
             .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix(protocolPrefix) }
     }
 
-    static func isServerToken(_ credential: String?, _ serverToken: String?) -> Bool {
+    static func isServerToken(_ credential: Substring?, _ serverToken: String?) -> Bool {
         guard let credential, let serverToken else { return false }
         return constantTimeEqual(credential, serverToken)
     }
@@ -63,15 +73,14 @@ struct ServerTokenMiddleware: RouterMiddleware {
 struct JobTokenMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let serverToken: String?
-    let jobs: JobManager
+    let jobs: JobDirectory
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let credential = Credential.of(request)
         if Credential.isServerToken(credential, serverToken) { return try await next(request, context) }
         guard let credential else { throw Problem.unauthorized }
         let id = context.parameters.get("jobId", as: JobID.self) ?? request.uri.queryParameters.get("jobId", as: JobID.self)
-        let presented = JobToken.hash(credential)
-        guard let id, let stored = await jobs.tokenHash(id.uuid), constantTimeEqual(presented, stored) else { throw Problem.unauthorized }
+        guard jobs.tokenMatches(id?.uuid, credential) else { throw Problem.unauthorized }
         return try await next(request, context)
     }
 }
@@ -126,22 +135,18 @@ actor RateLimiter {
     let perMinute: Int
     let burst: Int
     private var buckets: [String: (tokens: Double, at: Duration)] = [:]
-    /// Time since some fixed start; tests pass a clock they move instead of waiting out a refill.
-    private let now: @Sendable () -> Duration
+    private let clock: ServerClock
 
-    init(perMinute: Int, burst: Int, now: @escaping @Sendable () -> Duration = RateLimiter.continuousNow) {
+    init(perMinute: Int, burst: Int, clock: ServerClock) {
         self.perMinute = perMinute
         self.burst = max(1, burst)
-        self.now = now
+        self.clock = clock
     }
-
-    private static let start = ContinuousClock.now
-    static let continuousNow: @Sendable () -> Duration = { ContinuousClock.now - start }
 
     /// nil when allowed (and counted); otherwise whole seconds until the next submission is allowed.
     func take(_ client: String) -> Int? {
         guard perMinute > 0 else { return nil }
-        let now = self.now()
+        let now = clock.now()
         let rate = Double(perMinute) / 60
         var bucket = buckets[client] ?? (Double(burst), now)
         let elapsed = now - bucket.at

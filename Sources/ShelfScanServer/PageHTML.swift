@@ -40,8 +40,8 @@ enum PageHTML {
         \(script.map { "<script src=\"\(WebPages.assetPrefix)\($0)\" defer></script>" } ?? "")
         </head>
         <body>
-        <header class="bar"><a href="/review">Review</a><a href="/find">Find</a>
-        <form action="/find" method="get" role="search"><input type="search" name="q" aria-label="Title or author" placeholder="Title or author"><button>Find</button></form>
+        <header class="bar"><a href="\(RoutePath.reviewPage)">Review</a><a href="\(RoutePath.findPage)">Find</a>
+        <form action="\(RoutePath.findPage)" method="get" role="search"><input type="search" name="q" aria-label="Title or author" placeholder="Title or author"><button>Find</button></form>
         </header>
         <main>
         \(body)
@@ -56,7 +56,7 @@ enum PageHTML {
             <h1>This server wants its token</h1>
             <p>Paste the server's token (<code>SHELFSCAN_SERVER_TOKEN</code>) once; this browser keeps it in a cookie no page script can read.</p>
             \(failed ? "<p class=\"error\" role=\"alert\">That is not this server's token.</p>" : "")
-            <form method="post" action="/login" class="login">
+            <form method="post" action="\(RoutePath.login)" class="login">
             <input type="hidden" name="next" value="\(escape(next))">
             <label>Token <input type="password" name="token" id="token" autocomplete="current-password" required autofocus></label>
             <button type="submit">Open</button>
@@ -67,7 +67,7 @@ enum PageHTML {
     /// The find page: the query's matches, each on its photo with the spine outlined, and where it stands.
     static func find(query: String, books: [FoundBook], limit: Int) -> String {
         var body = "<h1>Find a book</h1>\n"
-        body += "<form action=\"/find\" method=\"get\" class=\"find\"><input type=\"search\" name=\"q\" value=\"\(escape(query))\" aria-label=\"Title or author\" autofocus><button>Find</button></form>\n"
+        body += "<form action=\"\(RoutePath.findPage)\" method=\"get\" class=\"find\"><input type=\"search\" name=\"q\" value=\"\(escape(query))\" aria-label=\"Title or author\" autofocus><button>Find</button></form>\n"
         if query.trimmingCharacters(in: .whitespaces).isEmpty {
             body += "<p>Type words of a title or an author's name.</p>"
             return page(title: "Find", body: body)

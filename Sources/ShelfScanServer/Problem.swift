@@ -76,7 +76,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             case .unauthorized: code = "UNAUTHORIZED"
             default: code = status.code >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST"
             }
-            let detail = status == .notFound ? "No route \(request.method.rawValue) \(request.uri.path). GET /openapi.json lists them."
+            let detail = status == .notFound ? "No route \(request.method.rawValue) \(request.uri.path). GET \(RoutePath.openAPI) lists them."
                 : ((error as? HTTPError)?.body ?? status.reasonPhrase)
             return Problem(status, code: code, detail: detail, retryable: status.code >= 500).response
         } catch {

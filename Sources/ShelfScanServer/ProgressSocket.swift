@@ -23,9 +23,9 @@ struct ProgressSocket: Sendable {
     /// and echoes the `bookstrack-auth.` subprotocol the client offered (a browser refuses a socket otherwise).
     func shouldUpgrade(_ request: Request, context: ServerContext) async throws -> RouterShouldUpgrade {
         guard let raw = request.uri.queryParameters.get("jobId") else {
-            throw Problem.badRequest("MISSING_JOB_ID", "Connect to /ws/progress?jobId=<the job's ID>.")
+            throw Problem.badRequest("MISSING_JOB_ID", "Connect to \(RoutePath.progressSocket)?jobId=<the job's ID>.")
         }
-        guard let id = JobID(rawValue: String(raw)), await jobs.job(id.uuid) != nil else { throw Problem.notFound(job: String(raw)) }
+        guard let id = JobID(rawValue: String(raw)), jobs.job(id.uuid) != nil else { throw Problem.notFound(job: String(raw)) }
         var headers: HTTPFields = [:]
         if let offered = Credential.webSocketProtocol(request) { headers[.secWebSocketProtocol] = offered }
         return .upgrade(headers)
@@ -41,7 +41,7 @@ struct ProgressSocket: Sendable {
         let id = job.uuid
         let jobID = job.rawValue
         let send: @Sendable (String, any Encodable & Sendable) async throws -> Void = { type, payload in
-            let message = Message(type: type, jobId: jobID, timestamp: Int64(Date().timeIntervalSince1970 * 1000), payload: AnyPayload(value: payload))
+            let message = Message(type: type, jobId: jobID, timestamp: Int64(jobs.clock.date().timeIntervalSince1970 * 1000), payload: AnyPayload(value: payload))
             try await outbound.write(.text(String(decoding: try JSONResponse.encoder.encode(message), as: UTF8.self)))
         }
         let (readySignal, readyContinuation) = AsyncStream<Void>.makeStream()
@@ -63,7 +63,7 @@ struct ProgressSocket: Sendable {
                 return .client
             }
             group.addTask {
-                try? await Task.sleep(for: readyTimeout)
+                try? await jobs.clock.sleep(readyTimeout)
                 readyContinuation.finish()
                 return .readyTimeout
             }
@@ -78,7 +78,7 @@ struct ProgressSocket: Sendable {
                     continue
                 case .forwarding:
                     group.addTask {
-                        try? await Task.sleep(for: closeGrace)
+                        try? await jobs.clock.sleep(closeGrace)
                         return .closeGrace
                     }
                 case .client, .closeGrace:
@@ -124,9 +124,9 @@ struct ProgressSocket: Sendable {
     }
 
     private func sendFinal(_ job: ScanJob, _ send: @Sendable (String, any Encodable & Sendable) async throws -> Void) async throws {
-        if job.status == .completed, let results = await jobs.results(job.id) {
+        if job.status == .completed, let results = jobs.results(job.id) {
             try await send("job_complete", Complete(totalDetected: results.totalDetected, approved: results.approved,
-                                                    needsReview: results.needsReview, resultsUrl: "/v1/scan/results/\(results.jobId)",
+                                                    needsReview: results.needsReview, resultsUrl: RoutePath.resultsV1(results.jobId),
                                                     photosProcessed: job.processedCount))
         } else {
             let error = job.error ?? JobError(code: "SCAN_FAILED", message: "The job ended without results.", retryable: false)

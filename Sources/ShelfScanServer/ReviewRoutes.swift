@@ -227,7 +227,7 @@ struct ReviewRoutes: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: body))
         } catch {
-            throw Problem.badRequest("MALFORMED_JSON", "The body is not the JSON this route takes (see GET /openapi.json): \(Self.reason(error)).")
+            throw Problem.badRequest("MALFORMED_JSON", "The body is not the JSON this route takes (see GET \(RoutePath.openAPI)): \(Self.reason(error)).")
         }
     }
 
@@ -313,7 +313,7 @@ struct PendingWork: Encodable, Sendable {
         id = s.id; title = s.title == Work.unreadTitle ? nil : s.title; authors = s.authors; reviewStatus = s.reviewStatus
         readingConfidence = s.readingConfidence; detectionConfidence = s.detectionConfidence
         photoContentHash = s.photoContentHash; row = s.row; position = s.position; revision = s.revision
-        cropUrl = "/v3/review/works/\(s.id)/crop"
+        cropUrl = RoutePath.workCrop(s.id)
     }
 }
 
@@ -337,7 +337,7 @@ struct WorkDetail: Encodable, Sendable {
 
     init(_ w: Work, hasCrop: Bool, duplicates: [DuplicateCandidate]) {
         id = w.id ?? 0; revision = w.revision; work = w.dto; authors = w.authors.map(\.dto); editions = w.editions.map(\.dto)
-        spine = w.spine; cropUrl = hasCrop ? "/v3/review/works/\(id)/crop" : nil
+        spine = w.spine; cropUrl = hasCrop ? RoutePath.workCrop(id) : nil
         self.duplicates = duplicates.map { Duplicate(id: $0.id, title: $0.title, authors: $0.authors,
                                                      similarity: ($0.reason.similarity * 1000).rounded() / 1000) }
     }

@@ -19,11 +19,11 @@ struct ScanRoutes: Sendable {
         let upload = try await uploads.multipartPhotos(request)
         let (job, token) = try await jobs.submit(upload.photos, api: .v3)
         let id = job.id.uuidString.lowercased()
-        return try JSONResponse.envelope(Accepted(jobId: id, status: job.status, streamUrl: "/v3/jobs/scans/\(id)/stream",
-                                                  statusUrl: "/v3/jobs/scans/\(id)", resultsUrl: "/v3/jobs/scans/\(id)/results",
+        return try JSONResponse.envelope(Accepted(jobId: id, status: job.status, streamUrl: RoutePath.scanStream(id),
+                                                  statusUrl: RoutePath.scan(id), resultsUrl: RoutePath.scanResults(id),
                                                   token: token, totalCount: job.totalCount,
                                                   leftOut: upload.leftOut.isEmpty ? nil : upload.leftOut),
-                                         status: .accepted, context: context, headers: [.location: "/v3/jobs/scans/\(id)"])
+                                         status: .accepted, context: context, headers: [.location: RoutePath.scan(id)])
     }
 
     struct Accepted: Encodable, Sendable {
@@ -39,13 +39,13 @@ struct ScanRoutes: Sendable {
     }
 
     func status(_ request: Request, context: ServerContext) async throws -> Response {
-        let job = try await job(context)
+        let job = try job(context)
         return try JSONResponse.envelope(JobStatusDTO(job), context: context)
     }
 
     func results(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try jobID(context)
-        guard let data = try await jobs.encodedResults(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
+        guard let data = try jobs.encodedResults(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
         return try JSONResponse.envelope(encodedData: data, context: context)
     }
 
@@ -65,6 +65,7 @@ struct ScanRoutes: Sendable {
         let lastEventID = request.headers[.lastEventID].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? -1
         let jobs = self.jobs
         let pingInterval = self.pingInterval
+        let clock = jobs.clock
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             enum Item: Sendable { case state(ScanJob), ping }
@@ -75,7 +76,7 @@ struct ScanRoutes: Sendable {
             }
             let pinger = Task {
                 while !Task.isCancelled {
-                    try await Task.sleep(for: pingInterval)
+                    try await clock.sleep(pingInterval)
                     continuation.yield(.ping)
                 }
             }
@@ -85,7 +86,7 @@ struct ScanRoutes: Sendable {
             loop: for await item in items {
                 switch item {
                 case .ping:
-                    try await writer.write(SSE.event("ping", data: ["timestamp": ISO8601.string(from: Date())]))
+                    try await writer.write(SSE.event("ping", data: ["timestamp": ISO8601.string(from: clock.date())]))
                 case .state(let job):
                     let firstProgress = sent < 0 ? 0 : sent + 1
                     if firstProgress <= job.processedCount {
@@ -95,7 +96,7 @@ struct ScanRoutes: Sendable {
                         sent = job.processedCount
                     }
                     if job.status.isTerminal {
-                        if job.status == .completed, let results = await jobs.results(job.id) {
+                        if job.status == .completed, let results = jobs.results(job.id) {
                             try await writer.write(SSE.event("completed", id: job.totalCount + 1, data: SSE.Completed(job, results)))
                         } else {
                             try await writer.write(SSE.event("failed", id: job.totalCount + 1, data: JobStatusDTO(job)))
@@ -123,8 +124,8 @@ struct ScanRoutes: Sendable {
         let (job, token) = try await jobs.submit([photo], api: .v1, id: id)
         let jobID = job.id.uuidString.lowercased()
         return try JSONResponse.plain(AcceptedV1(jobId: jobID, token: token, status: "started",
-                                                 websocketUrl: "/ws/progress?jobId=\(jobID)",
-                                                 resultsUrl: "/v1/scan/results/\(jobID)", statusUrl: "/v3/jobs/scans/\(jobID)"),
+                                                 websocketUrl: "\(RoutePath.progressSocket)?jobId=\(jobID)",
+                                                 resultsUrl: RoutePath.resultsV1(jobID), statusUrl: RoutePath.scan(jobID)),
                                       status: .accepted)
     }
 
@@ -145,9 +146,9 @@ struct ScanRoutes: Sendable {
         return id.uuid
     }
 
-    func job(_ context: ServerContext) async throws -> ScanJob {
+    func job(_ context: ServerContext) throws -> ScanJob {
         let id = try jobID(context)
-        guard let job = await jobs.job(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
+        guard let job = jobs.job(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
         return job
     }
 }
@@ -199,7 +200,7 @@ enum SSE {
             jobId = results.jobId; status = job.status; progress = job.progress; processedCount = job.processedCount
             totalCount = job.totalCount; completedTime = job.completedAt.map(ISO8601.string(from:))
             totalDetected = results.totalDetected; approved = results.approved; needsReview = results.needsReview
-            books = results.books; resultsUrl = "/v3/jobs/scans/\(results.jobId)/results"
+            books = results.books; resultsUrl = RoutePath.scanResults(results.jobId)
         }
     }
 }

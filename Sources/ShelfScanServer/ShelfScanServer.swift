@@ -72,8 +72,8 @@ public struct ShelfScanServer: Sendable {
     /// The whole HTTP side over `jobs` and `library`, without a socket: `run` serves it, and tests drive it in
     /// process (HummingbirdTesting's `.router`). It is also the WebSocket router: an upgrade request passes
     /// the same groups and middleware as any other.
-    /// - Parameter limiter: the submissions' rate limit; by default the configuration's, on the continuous clock.
-    func makeRouter(jobs: JobManager, library: any LibraryStoring, limiter: RateLimiter? = nil) -> Router<ServerContext> {
+    /// Every timeout, the rate limit and the results cache run on `jobs.clock`.
+    func makeRouter(jobs: JobManager, library: any LibraryStoring) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ProblemMiddleware<ServerContext>())
@@ -81,7 +81,7 @@ public struct ShelfScanServer: Sendable {
         // token check; the pages guard their own token.
         router.add(middleware: BrowserSessionMiddleware(serverToken: configuration.token.flatMap { $0.isEmpty ? nil : $0 }))
         register(router, jobs: jobs, library: library,
-                 limiter: limiter ?? RateLimiter(perMinute: configuration.submissionsPerMinute, burst: configuration.submissionBurst))
+                 limiter: RateLimiter(perMinute: configuration.submissionsPerMinute, burst: configuration.submissionBurst, clock: jobs.clock))
         WebPages(library: library).register(router)
         return router
     }
@@ -95,7 +95,7 @@ public struct ShelfScanServer: Sendable {
         let openAPI = OpenAPIDocument.json(version: version)
         let serverToken = configuration.token.flatMap { $0.isEmpty ? nil : $0 }
         let groups: [RouteSpec.Group: RouterGroup<ServerContext>] = [
-            .job: router.group().add(middleware: RefusedUpgradeMiddleware()).add(middleware: JobTokenMiddleware(serverToken: serverToken, jobs: jobs)),
+            .job: router.group().add(middleware: RefusedUpgradeMiddleware()).add(middleware: JobTokenMiddleware(serverToken: serverToken, jobs: jobs.directory)),
             .submission: router.group().add(middleware: ServerTokenMiddleware(serverToken: serverToken))
                 .add(middleware: RateLimitMiddleware(limiter: limiter)),
             .decision: router.group().add(middleware: ServerTokenMiddleware(serverToken: serverToken))

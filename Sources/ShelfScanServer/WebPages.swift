@@ -20,12 +20,12 @@ struct WebPages: Sendable {
 
     /// The paths that show library data, and so want the server token when one is set.
     static func isPage(_ path: String) -> Bool {
-        path == "/find" || path == "/review" || path.hasPrefix(picturePrefix)
+        path == RoutePath.findPage || path == RoutePath.reviewPage || path.hasPrefix(picturePrefix)
     }
 
     func register(_ router: Router<ServerContext>) {
-        router.get("/find", use: find)
-        router.get("/review", use: review)
+        router.get(RouterPath(RoutePath.findPage), use: find)
+        router.get(RouterPath(RoutePath.reviewPage), use: review)
         router.get(RouterPath(Self.picturePrefix + ":workId/photo.jpg"), use: photo)
         router.get(RouterPath(Self.picturePrefix + ":workId/shelf.jpg"), use: shelf)
     }

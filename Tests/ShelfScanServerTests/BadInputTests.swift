@@ -30,16 +30,16 @@ struct BadInputTests {
         let photo = try Samples.drawn(seed: 1)
 
         // Wrong content type (JSON instead of multipart; text instead of image for v1)
-        Self.expectProblem(try await client.postJSON("/v3/jobs/scans", ["photos": "x"]), 400, "UNSUPPORTED_CONTENT_TYPE")
-        Self.expectProblem(try await client.send("POST", "/api/scan-bookshelf", headers: [("Content-Type", "text/plain")], body: photo),
+        Self.expectProblem(try await client.postJSON(RoutePath.scans, ["photos": "x"]), 400, "UNSUPPORTED_CONTENT_TYPE")
+        Self.expectProblem(try await client.send("POST", RoutePath.submitV1, headers: [("Content-Type", "text/plain")], body: photo),
                            400, "UNSUPPORTED_CONTENT_TYPE")
         // Malformed multipart: no boundary; a body cut short; a body with the wrong boundary; no photo field
-        Self.expectProblem(try await client.send("POST", "/v3/jobs/scans", headers: [("Content-Type", "multipart/form-data")], body: photo),
+        Self.expectProblem(try await client.send("POST", RoutePath.scans, headers: [("Content-Type", "multipart/form-data")], body: photo),
                            400, "MALFORMED_MULTIPART")
         let (whole, contentType) = Multipart.body([("photos[]", "a.jpg", photo)])
-        Self.expectProblem(try await client.send("POST", "/v3/jobs/scans", headers: [("Content-Type", contentType)], body: whole.prefix(whole.count / 2)),
+        Self.expectProblem(try await client.send("POST", RoutePath.scans, headers: [("Content-Type", contentType)], body: whole.prefix(whole.count / 2)),
                            400, "MALFORMED_MULTIPART")
-        Self.expectProblem(try await client.send("POST", "/v3/jobs/scans", headers: [("Content-Type", "multipart/form-data; boundary=other")], body: whole),
+        Self.expectProblem(try await client.send("POST", RoutePath.scans, headers: [("Content-Type", "multipart/form-data; boundary=other")], body: whole),
                            400, "MALFORMED_MULTIPART")
         let noPhotos = Self.expectProblem(try await client.submit([photo], field: "attachment"), 400, "NO_PHOTOS")
         #expect((noPhotos["detail"] as? String)?.contains("(shelf-0.jpg came in field attachment)") == true, "\(noPhotos)")
@@ -50,26 +50,26 @@ struct BadInputTests {
         Self.expectProblem(try await client.submit([big]), 413, "PHOTO_TOO_LARGE")
         let huge = Data(repeating: 0xFF, count: 2_300_000)
         Self.expectProblem(try await client.submit([huge]), 413, "REQUEST_TOO_LARGE")
-        Self.expectProblem(try await client.send("POST", "/api/scan-bookshelf", headers: [("Content-Type", "image/jpeg")], body: big),
+        Self.expectProblem(try await client.send("POST", RoutePath.submitV1, headers: [("Content-Type", "image/jpeg")], body: big),
                            413, "REQUEST_TOO_LARGE")
         // Not an image at all; a PNG cut after its header; a photo over the pixel limit (1600 x 900 > 1 MP)
         Self.expectProblem(try await client.submit([Data("hello, not a photo".utf8)]), 415, "UNSUPPORTED_IMAGE")
         Self.expectProblem(try await client.submit([Self.pngHeader(width: 640, height: 480)]), 400, "TRUNCATED_IMAGE")
         Self.expectProblem(try await client.submit([try Samples.drawn(seed: 3, width: 1600)]), 413, "TOO_MANY_PIXELS")
         // A v1 job ID that is not a UUID
-        Self.expectProblem(try await client.send("POST", "/api/scan-bookshelf?jobId=123", headers: [("Content-Type", "image/jpeg")], body: photo),
+        Self.expectProblem(try await client.send("POST", "\(RoutePath.submitV1)?jobId=123", headers: [("Content-Type", "image/jpeg")], body: photo),
                            400, "INVALID_JOB_ID")
         // Unknown jobs, on every job route
         let unknown = UUID().uuidString.lowercased()
-        for path in ["/v3/jobs/scans/\(unknown)", "/v3/jobs/scans/\(unknown)/results", "/v3/jobs/scans/\(unknown)/stream",
-                     "/v1/scan/results/\(unknown)", "/v3/jobs/scans/not-a-uuid"] {
+        for path in [RoutePath.scan(unknown), RoutePath.scanResults(unknown), RoutePath.scanStream(unknown),
+                     RoutePath.resultsV1(unknown), RoutePath.scan("not-a-uuid")] {
             Self.expectProblem(try await client.get(path), 404, "JOB_NOT_FOUND")
         }
-        Self.expectProblem(try await client.send("DELETE", "/v3/jobs/scans/\(unknown)"), 404, "JOB_NOT_FOUND")
-        Self.expectProblem(try await client.get("/ws/progress?jobId=\(unknown)"), 404, "JOB_NOT_FOUND")
+        Self.expectProblem(try await client.send("DELETE", RoutePath.scan(unknown)), 404, "JOB_NOT_FOUND")
+        Self.expectProblem(try await client.get("\(RoutePath.progressSocket)?jobId=\(unknown)"), 404, "JOB_NOT_FOUND")
 
         // Then the server still answers, and nothing reached the library or the jobs folder
-        #expect(try await client.get("/health").status == 200)
+        #expect(try await client.get(RoutePath.health).status == 200)
         let store = try LibraryStore(path: server.library)
         #expect(try store.pendingCount() == 0)
         #expect(try store.works(includePending: true).isEmpty)
@@ -84,20 +84,20 @@ struct BadInputTests {
         defer { Task { try? await client.shutdown() } }
         let (body, contentType) = Multipart.body([("photos[]", "shelf.jpg", try Samples.drawn(seed: 4)),
                                                   ("attachment", "notes.pdf", Data("%PDF-1.4".utf8))])
-        let accepted = try await client.send("POST", "/v3/jobs/scans", headers: [("Content-Type", contentType)], body: body)
+        let accepted = try await client.send("POST", RoutePath.scans, headers: [("Content-Type", contentType)], body: body)
         #expect(accepted.status == 202, "\(accepted.text)")
         #expect(accepted.data["totalCount"] as? Int == 1)
         let leftOut = try #require(accepted.data["leftOut"] as? [[String: String]], "\(accepted.text)")
         #expect(leftOut == [["field": "attachment", "filename": "notes.pdf"]])
         let jobID = try #require(accepted.data["jobId"] as? String)
-        #expect(try await client.events("/v3/jobs/scans/\(jobID)/stream").last?.name == "completed")
+        #expect(try await client.events(RoutePath.scanStream(jobID)).last?.name == "completed")
 
         // A request whose files all came in photos[] says nothing of the kind
         let plain = try await client.submit([try Samples.drawn(seed: 5)])
         #expect(plain.status == 202)
         #expect(plain.data["leftOut"] == nil)
         let plainID = try #require(plain.data["jobId"] as? String)
-        #expect(try await client.events("/v3/jobs/scans/\(plainID)/stream").last?.name == "completed")
+        #expect(try await client.events(RoutePath.scanStream(plainID)).last?.name == "completed")
     }
 
     @Test func aServerTokenGuardsEveryRoute() async throws {
@@ -108,12 +108,12 @@ struct BadInputTests {
         let auth = [("Authorization", "Bearer s3cret-token")]
 
         // Then every route refuses a missing or wrong token
-        for path in ["/openapi.json", "/health", "/v3/review/works", "/v3/jobs/scans/\(UUID().uuidString)"] {
+        for path in [RoutePath.openAPI, RoutePath.health, RoutePath.works, RoutePath.scan(UUID().uuidString)] {
             Self.expectProblem(try await client.get(path), 401, "UNAUTHORIZED")
             Self.expectProblem(try await client.get(path, headers: [("Authorization", "Bearer wrong")]), 401, "UNAUTHORIZED")
         }
         Self.expectProblem(try await client.submit([try Samples.drawn(seed: 2)]), 401, "UNAUTHORIZED")
-        #expect(try await client.get("/openapi.json", headers: auth).status == 200)
+        #expect(try await client.get(RoutePath.openAPI, headers: auth).status == 200)
 
         // And a job's own token opens that job's routes only
         let accepted = try await client.submit([try Samples.drawn(seed: 2)], headers: auth)
@@ -121,12 +121,12 @@ struct BadInputTests {
         let jobID = try #require(accepted.data["jobId"] as? String)
         let jobToken = try #require(accepted.data["token"] as? String)
         #expect(jobToken != "s3cret-token")
-        let events = try await client.events("/v3/jobs/scans/\(jobID)/stream", headers: [("Authorization", "Bearer \(jobToken)")])
+        let events = try await client.events(RoutePath.scanStream(jobID), headers: [("Authorization", "Bearer \(jobToken)")])
         #expect(events.last?.name == "completed")
-        #expect(try await client.get("/v3/jobs/scans/\(jobID)/results", headers: [("Authorization", "Bearer \(jobToken)")]).status == 200)
-        Self.expectProblem(try await client.get("/v3/review/works", headers: [("Authorization", "Bearer \(jobToken)")]), 401, "UNAUTHORIZED")
+        #expect(try await client.get(RoutePath.scanResults(jobID), headers: [("Authorization", "Bearer \(jobToken)")]).status == 200)
+        Self.expectProblem(try await client.get(RoutePath.works, headers: [("Authorization", "Bearer \(jobToken)")]), 401, "UNAUTHORIZED")
         let unknown = UUID().uuidString
-        Self.expectProblem(try await client.get("/v3/jobs/scans/\(unknown)", headers: [("Authorization", "Bearer \(jobToken)")]),
+        Self.expectProblem(try await client.get(RoutePath.scan(unknown), headers: [("Authorization", "Bearer \(jobToken)")]),
                            401, "UNAUTHORIZED")
         // The server's token never appears in a response or the log (read once the last request's line is in)
         #expect(!accepted.text.contains("s3cret-token"))
@@ -172,7 +172,7 @@ struct BadInputTests {
         #expect((1...30).contains(retryAfter))
         #expect(problem["retryAfter"] as? Int == retryAfter)
         #expect(problem["retryable"] as? Bool == true)
-        #expect(try await client.get("/health").status == 200)
+        #expect(try await client.get(RoutePath.health).status == 200)
     }
 
     /// A PNG signature and IHDR claiming a size, and nothing else: the pixel limit is checked from the header.

@@ -1,5 +1,6 @@
 import Foundation
 import ShelfImage
+import ShelfScanServer
 import ShelfScanTestSupport
 import Testing
 
@@ -42,11 +43,11 @@ struct EnrichmentOverHTTPTests {
         let accepted = try await client.submit([photo])
         #expect(accepted.status == 202)
         let jobID = try #require(accepted.data["jobId"] as? String)
-        let events = try await client.events("/v3/jobs/scans/\(jobID)/stream")
+        let events = try await client.events(RoutePath.scanStream(jobID))
         #expect(events.last?.name == "completed")
 
         // Then every book is the provider's, in BooksTrack's words (`enrichmentStatus: success`) and ours
-        let results = try await client.get("/v3/jobs/scans/\(jobID)/results")
+        let results = try await client.get(RoutePath.scanResults(jobID))
         #expect(results.status == 200)
         let books = try #require(results.data["books"] as? [[String: Any]])
         #expect(books.count == titles.count)

@@ -13,8 +13,8 @@ import Testing
 
 /// The server's router in process (HummingbirdTesting's `.router`, no socket), over a real library and job
 /// folder in a scratch directory. Every state a test needs is set on purpose: jobs wait at a `PhotoGate` until
-/// the test opens it, the rate limit runs on a clock the test moves, and a restart is a new `JobManager` on
-/// job files written as a killed server leaves them.
+/// the test opens it, every timeout, the rate limit and the results cache run on a clock the test moves, and a
+/// restart is a new `JobManager` on job files written as a killed server leaves them.
 ///
 /// `@unchecked Sendable` because Hummingbird's `Router` is a class that is not: it is only read, to build the
 /// application, after `init` has finished adding routes.
@@ -33,21 +33,34 @@ struct InProcessScene: @unchecked Sendable {
         var configuration = ServerConfiguration()
         configuration.token = serverToken
         configuration.concurrentJobs = concurrentJobs
+        configuration.submissionsPerMinute = perMinute
+        configuration.submissionBurst = burst
         var scanner = PhotoScanner(library: library)
         scanner.configuration.fileResults = true
         let gate = PhotoGate()
         self.gate = gate
+        clock = ManualClock()
         jobs = JobManager(scanner: scanner, library: library,
                           store: try JobStore(directory: (jobsDirectory ?? directory.appendingPathComponent("jobs")).path),
-                          concurrentJobs: concurrentJobs, logger: Logger(label: "test"), gate: { id, _ in await gate.pass(id) })
-        clock = ManualClock()
-        let clock = self.clock
-        router = ShelfScanServer(configuration: configuration, scanner: scanner)
-            .makeRouter(jobs: jobs, library: library, limiter: RateLimiter(perMinute: perMinute, burst: burst, now: { clock.now }))
+                          concurrentJobs: concurrentJobs, logger: Logger(label: "test"), gate: { id, _ in await gate.pass(id) },
+                          clock: clock.serverClock)
+        router = ShelfScanServer(configuration: configuration, scanner: scanner).makeRouter(jobs: jobs, library: library)
     }
 
     func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         try await Application(router: router).test(.router, body)
+    }
+
+    /// On a socket (127.0.0.1, a free port), WebSocket upgrades included, for a client of its own (`client.port`).
+    func live<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router)).test(.live, body)
+    }
+
+    /// Submits one drawn photo and returns once its job is held at the gate (processing).
+    func heldJob(_ client: any TestClientProtocol, seed: UInt64) async throws -> (id: String, token: String) {
+        let job = try await client.submit([try Samples.drawn(seed: seed, width: 320)]).acceptedJob()
+        await gate.reached(try #require(UUID(uuidString: job.id)))
+        return job
     }
 
     /// Waits, without a clock, until the job's state is final.
@@ -90,12 +103,69 @@ actor PhotoGate {
     }
 }
 
-/// A clock the test moves by hand.
+/// A clock the test moves by hand. A sleep on it ends when the test has moved it far enough, and the test can
+/// wait until a given number of sleeps are pending, so it moves the clock only once the code under test sleeps.
 final class ManualClock: @unchecked Sendable {
     private let lock = NSLock()
     private var elapsed: Duration = .zero
+    private var sleepers: [UUID: (deadline: Duration, continuation: CheckedContinuation<Void, any Error>)] = [:]
+    private var canceled: Set<UUID> = []
+    private var started = 0
+    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
     var now: Duration { lock.withLock { elapsed } }
-    func advance(by duration: Duration) { lock.withLock { elapsed += duration } }
+    /// Its date: a fixed day plus the time it was moved.
+    static let epoch = Date(timeIntervalSince1970: 1_800_000_000)
+
+    var serverClock: ServerClock {
+        ServerClock(now: { self.now }, sleep: { try await self.sleep(for: $0) },
+                    date: { Self.epoch.addingTimeInterval(Double(self.now.components.seconds)) })
+    }
+
+    func advance(by duration: Duration) {
+        lock.withLock {
+            elapsed += duration
+            for (id, sleeper) in sleepers where sleeper.deadline <= elapsed {
+                sleepers[id] = nil
+                sleeper.continuation.resume()
+            }
+        }
+    }
+
+    /// Returns once `count` sleeps have started on this clock since it was made (ended ones included).
+    func sleepsStarted(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            lock.withLock {
+                if started >= count { continuation.resume() } else { watchers.append((count, continuation)) }
+            }
+        }
+    }
+
+    func sleep(for duration: Duration) async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                lock.withLock {
+                    if canceled.remove(id) != nil { return continuation.resume(throwing: CancellationError()) }
+                    started += 1
+                    for (index, watcher) in watchers.enumerated().reversed() where watcher.count <= started {
+                        watcher.continuation.resume()
+                        watchers.remove(at: index)
+                    }
+                    if duration <= .zero { return continuation.resume() }
+                    sleepers[id] = (elapsed + duration, continuation)
+                }
+            }
+        } onCancel: {
+            lock.withLock {
+                if let sleeper = sleepers.removeValue(forKey: id) {
+                    sleeper.continuation.resume(throwing: CancellationError())
+                } else {
+                    canceled.insert(id)
+                }
+            }
+        }
+    }
 }
 
 extension TestClientProtocol {
@@ -107,13 +177,20 @@ extension TestClientProtocol {
         let (body, contentType) = Multipart.body(photos.enumerated().map { ("photos[]", "shelf-\($0.offset).jpg", $0.element) })
         var headers: HTTPFields = [.contentType: contentType]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await execute(uri: "/v3/jobs/scans", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+        return try await execute(uri: RoutePath.scans, method: .post, headers: headers, body: ByteBuffer(bytes: body))
     }
 }
 
 extension TestResponse {
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
     var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
+
+    /// The ID and token of the job this 202 accepted.
+    func acceptedJob(sourceLocation: SourceLocation = #_sourceLocation) throws -> (id: String, token: String) {
+        #expect(status == .accepted, "\(json)", sourceLocation: sourceLocation)
+        return (try #require(data["jobId"] as? String, sourceLocation: sourceLocation),
+                try #require(data["token"] as? String, sourceLocation: sourceLocation))
+    }
 
     /// Asserts an RFC 7807 problem with this status and code.
     func expectProblem(_ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -139,24 +216,24 @@ extension TestResponse {
             let other = try #require(try await client.submit([try Samples.drawn(seed: 42, width: 320)]).data["token"] as? String)
 
             // Then each of its routes is a 401 problem without a token, with a wrong one or with another job's
-            for path in ["/v3/jobs/scans/\(id)", "/v3/jobs/scans/\(id)/results", "/v3/jobs/scans/\(id)/stream", "/v1/scan/results/\(id)"] {
+            for path in [RoutePath.scan(id), RoutePath.scanResults(id), RoutePath.scanStream(id), RoutePath.resultsV1(id)] {
                 try await client.get(path).expectProblem(401, "UNAUTHORIZED")
                 try await client.get(path, token: "wrong").expectProblem(401, "UNAUTHORIZED")
                 try await client.get(path, token: other).expectProblem(401, "UNAUTHORIZED")
             }
-            try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete).expectProblem(401, "UNAUTHORIZED")
+            try await client.execute(uri: RoutePath.scan(id), method: .delete).expectProblem(401, "UNAUTHORIZED")
             // and a token in the query opens progress channels only
-            try await client.get("/v3/jobs/scans/\(id)?token=\(token)").expectProblem(401, "UNAUTHORIZED")
+            try await client.get("\(RoutePath.scan(id))?token=\(token)").expectProblem(401, "UNAUTHORIZED")
             // An unknown job answers as a wrong token does: the answer never says whether a job exists
-            try await client.get("/v3/jobs/scans/\(UUID().uuidString)", token: token).expectProblem(401, "UNAUTHORIZED")
-            try await client.get("/v3/jobs/scans/not-a-uuid", token: token).expectProblem(401, "UNAUTHORIZED")
+            try await client.get(RoutePath.scan(UUID().uuidString), token: token).expectProblem(401, "UNAUTHORIZED")
+            try await client.get(RoutePath.scan("not-a-uuid"), token: token).expectProblem(401, "UNAUTHORIZED")
 
             // And its own token opens them; the library's routes stay open without a server token
-            let status = try await client.get("/v3/jobs/scans/\(id)", token: token)
+            let status = try await client.get(RoutePath.scan(id), token: token)
             #expect(status.status == .ok)
             #expect(status.data["jobId"] as? String == id)
-            #expect(try await client.get("/v3/review/works").status == .ok)
-            #expect(try await client.get("/health").status == .ok)
+            #expect(try await client.get(RoutePath.works).status == .ok)
+            #expect(try await client.get(RoutePath.health).status == .ok)
         }
     }
 
@@ -164,7 +241,7 @@ extension TestResponse {
         let scene = try InProcessScene(serverToken: "s3cret-token")
         defer { try? FileManager.default.removeItem(at: scene.directory) }
         try await scene.test { client in
-            for path in ["/openapi.json", "/health", "/v3/review/works"] {
+            for path in [RoutePath.openAPI, RoutePath.health, RoutePath.works] {
                 try await client.get(path).expectProblem(401, "UNAUTHORIZED")
                 try await client.get(path, token: "wrong").expectProblem(401, "UNAUTHORIZED")
                 #expect(try await client.get(path, token: "s3cret-token").status == .ok, "\(path)")
@@ -175,11 +252,11 @@ extension TestResponse {
             #expect(accepted.status == .accepted)
             let id = try #require(accepted.data["jobId"] as? String)
             let token = try #require(accepted.data["token"] as? String)
-            #expect(try await client.get("/v3/jobs/scans/\(id)", token: token).status == .ok)
-            #expect(try await client.get("/v3/jobs/scans/\(id)", token: "s3cret-token").status == .ok)
-            try await client.get("/v3/review/works", token: token).expectProblem(401, "UNAUTHORIZED")
+            #expect(try await client.get(RoutePath.scan(id), token: token).status == .ok)
+            #expect(try await client.get(RoutePath.scan(id), token: "s3cret-token").status == .ok)
+            try await client.get(RoutePath.works, token: token).expectProblem(401, "UNAUTHORIZED")
             // The server token reaches every job, so an unknown one is plainly not found
-            try await client.get("/v3/jobs/scans/\(UUID().uuidString)", token: "s3cret-token").expectProblem(404, "JOB_NOT_FOUND")
+            try await client.get(RoutePath.scan(UUID().uuidString), token: "s3cret-token").expectProblem(404, "JOB_NOT_FOUND")
             #expect(!String(buffer: accepted.body).contains("s3cret-token"))
         }
     }
@@ -198,7 +275,7 @@ extension TestResponse {
             #expect(limited.headers[.retryAfter] == "30")
             #expect(limited.json["retryAfter"] as? Int == 30 && limited.json["retryable"] as? Bool == true)
             // And other routes are not limited
-            #expect(try await client.get("/health").status == .ok)
+            #expect(try await client.get(RoutePath.health).status == .ok)
             // When 29 s pass, still limited (1 s left); at 30 s one more is allowed, and only one
             scene.clock.advance(by: .seconds(29))
             let early = try await client.submit([photo])
@@ -216,18 +293,18 @@ extension TestResponse {
         try await scene.test { client in
             try await client.get("/v3/nothing-here").expectProblem(404, "ROUTE_NOT_FOUND")
             let (other, contentType) = Multipart.body([("picture", "shelf.jpg", try Samples.drawn(seed: 46, width: 320))])
-            try await client.execute(uri: "/v3/jobs/scans", method: .post, headers: [.contentType: contentType], body: ByteBuffer(bytes: other))
+            try await client.execute(uri: RoutePath.scans, method: .post, headers: [.contentType: contentType], body: ByteBuffer(bytes: other))
                 .expectProblem(400, "NO_PHOTOS")
-            try await client.execute(uri: "/v3/jobs/scans", method: .post, headers: [.contentType: "multipart/form-data; boundary=x"],
+            try await client.execute(uri: RoutePath.scans, method: .post, headers: [.contentType: "multipart/form-data; boundary=x"],
                                      body: ByteBuffer(string: "no parts")).expectProblem(400, "MALFORMED_MULTIPART")
             try await client.submit([Data("not a photo".utf8)]).expectProblem(415, "UNSUPPORTED_IMAGE")
-            try await client.execute(uri: "/api/scan-bookshelf?jobId=nope", method: .post, headers: [.contentType: "image/jpeg"],
+            try await client.execute(uri: "\(RoutePath.submitV1)?jobId=nope", method: .post, headers: [.contentType: "image/jpeg"],
                                      body: ByteBuffer(bytes: try Samples.drawn(seed: 45, width: 320)))
                 .expectProblem(400, "INVALID_JOB_ID")
-            try await client.execute(uri: "/v3/review/works/1/verify", method: .post, headers: [.contentType: "application/json"],
+            try await client.execute(uri: RoutePath.decision(1, "verify"), method: .post, headers: [.contentType: "application/json"],
                                      body: ByteBuffer(string: "{not json")).expectProblem(400, "MALFORMED_JSON")
-            try await client.get("/v3/review/works/999999").expectProblem(404, "NOT_FOUND")
-            try await client.get("/v3/review/works?limit=-1").expectProblem(400, "INVALID_QUERY")
+            try await client.get(RoutePath.work(999999)).expectProblem(404, "NOT_FOUND")
+            try await client.get("\(RoutePath.works)?limit=-1").expectProblem(400, "INVALID_QUERY")
         }
     }
 }
@@ -238,18 +315,13 @@ extension TestResponse {
         let scene = try InProcessScene(concurrentJobs: 1)
         defer { try? FileManager.default.removeItem(at: scene.directory) }
         try await scene.test { client in
-            let first = try await client.submit([try Samples.drawn(seed: 51, width: 320)])
-            let firstID = try #require(first.data["jobId"] as? String)
-            let firstToken = try #require(first.data["token"] as? String)
-            await scene.gate.reached(try #require(UUID(uuidString: firstID)))
-            let second = try await client.submit([try Samples.drawn(seed: 52, width: 320)])
-            let id = try #require(second.data["jobId"] as? String)
-            let token = try #require(second.data["token"] as? String)
-            #expect(try await client.get("/v3/jobs/scans/\(firstID)", token: firstToken).data["status"] as? String == "processing")
-            #expect(try await client.get("/v3/jobs/scans/\(id)", token: token).data["status"] as? String == "queued")
+            let (firstID, firstToken) = try await scene.heldJob(client, seed: 51)
+            let (id, token) = try await client.submit([try Samples.drawn(seed: 52, width: 320)]).acceptedJob()
+            #expect(try await client.get(RoutePath.scan(firstID), token: firstToken).data["status"] as? String == "processing")
+            #expect(try await client.get(RoutePath.scan(id), token: token).data["status"] as? String == "queued")
 
             // When the queued job is canceled
-            let canceled = try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            let canceled = try await client.execute(uri: RoutePath.scan(id), method: .delete, headers: [.authorization: "Bearer \(token)"])
             #expect(canceled.status == .ok)
             #expect(canceled.data["status"] as? String == "canceled")
             #expect((canceled.data["error"] as? [String: Any])?["code"] as? String == "CANCELED")
@@ -257,17 +329,17 @@ extension TestResponse {
             // Then its uploads are gone, a second DELETE answers the same, and it never starts
             let folder = scene.directory.appendingPathComponent("jobs").appendingPathComponent(id)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["job.json"])
-            let again = try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            let again = try await client.execute(uri: RoutePath.scan(id), method: .delete, headers: [.authorization: "Bearer \(token)"])
             #expect(again.data["status"] as? String == "canceled")
             // And its stream, however late, ends with `failed` saying canceled
-            let stream = String(buffer: try await client.get("/v3/jobs/scans/\(id)/stream", token: token).body)
+            let stream = String(buffer: try await client.get(RoutePath.scanStream(id), token: token).body)
             #expect(stream.contains("event: failed\nid: 2\ndata: "), "\(stream)")
             #expect(stream.contains("\"status\":\"canceled\""), "\(stream)")
             // And the held job completes once the gate opens
             await scene.gate.open()
             #expect(try await scene.finished(firstID).status == .completed)
             #expect(try await scene.finished(id).status == .canceled)
-            #expect(try await client.get("/v3/jobs/scans/\(id)", token: token).data["processedCount"] as? Int == 0)
+            #expect(try await client.get(RoutePath.scan(id), token: token).data["processedCount"] as? Int == 0)
         }
     }
 
@@ -279,7 +351,7 @@ extension TestResponse {
             let id = try #require(accepted.data["jobId"] as? String)
             let token = try #require(accepted.data["token"] as? String)
             await scene.gate.reached(try #require(UUID(uuidString: id)))
-            let canceled = try await client.execute(uri: "/v3/jobs/scans/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            let canceled = try await client.execute(uri: RoutePath.scan(id), method: .delete, headers: [.authorization: "Bearer \(token)"])
             #expect(canceled.data["status"] as? String == "canceled")
             await scene.gate.open()
             let job = try await scene.finished(id)
@@ -356,7 +428,7 @@ extension TestResponse {
         defer { try? FileManager.default.removeItem(at: scene.directory) }
         try await scene.test { client in
             // Given the OpenAPI document the server serves
-            let document = try await client.get("/openapi.json")
+            let document = try await client.get(RoutePath.openAPI)
             #expect(document.status == .ok)
             #expect(document.json["openapi"] as? String == "3.1.0")
             let paths = try #require(document.json["paths"] as? [String: [String: Any]])

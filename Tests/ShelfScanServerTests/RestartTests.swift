@@ -32,9 +32,9 @@ struct RestartTests {
         defer { Task { try? await again.shutdown() } }
         var workIDs: [Int] = []
         for jobID in jobIDs {
-            let events = try await again.events("/v3/jobs/scans/\(jobID)/stream")
+            let events = try await again.events(RoutePath.scanStream(jobID))
             #expect(events.last?.name == "completed", "\(jobID): \(events.last?.data ?? "no events")")
-            let results = try await again.get("/v3/jobs/scans/\(jobID)/results")
+            let results = try await again.get(RoutePath.scanResults(jobID))
             let books = try #require(results.data["books"] as? [[String: Any]])
             #expect(!books.isEmpty)
             let photos = try #require(results.data["photos"] as? [[String: Any]])
@@ -75,12 +75,12 @@ struct RestartTests {
         let client = Client(server, serverToken: false)
         defer { Task { try? await client.shutdown() } }
         let id = job.id.uuidString.lowercased()
-        let events = try await client.events("/v3/jobs/scans/\(id)/stream", headers: [("Authorization", "Bearer job-token")])
+        let events = try await client.events(RoutePath.scanStream(id), headers: [("Authorization", "Bearer job-token")])
 
         // Then it says it resumed the job, which completes: the first photo as already filed, the second scanned
         #expect(events.last?.name == "completed", "\(events.last?.data ?? "no events")")
         #expect(server.log(atLeast: 1) { $0.contains("job resumed after restart") }.contains { $0.contains("job resumed after restart") })
-        let results = try await client.get("/v3/jobs/scans/\(id)/results", headers: [("Authorization", "Bearer job-token")])
+        let results = try await client.get(RoutePath.scanResults(id), headers: [("Authorization", "Bearer job-token")])
         let outcomes = (results.data["photos"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
         #expect(outcomes == ["alreadyFiled", "scanned"])
         // And the library holds the first photo's spines once

@@ -46,7 +46,7 @@ struct ReviewClaimsTests {
                 try await client.execute(uri: path, method: .post, headers: who, body: ByteBuffer(string: body))
             }
             func next(_ who: HTTPFields, after: Work.ID? = nil) async throws -> Work.ID? {
-                let answer = try await post("/v3/review/next", who, after.map { "{\"after\": \($0)}" } ?? "{}")
+                let answer = try await post(RoutePath.nextWork, who, after.map { "{\"after\": \($0)}" } ?? "{}")
                 #expect(answer.status == .ok, "\(answer.json)")
                 return (answer.data["work"] as? [String: Any])?["id"] as? Int64
             }
@@ -58,10 +58,10 @@ struct ReviewClaimsTests {
             #expect(try await next(bob) == ids[1])
             #expect(try await next(ann) == ids[0])
             // and one cannot decide the book the other holds
-            try await post("/v3/review/works/\(ids[0])/reject", bob).expectProblem(409, "CONFLICT")
+            try await post(RoutePath.decision(ids[0], "reject"), bob).expectProblem(409, "CONFLICT")
 
             // When Ann verifies hers and Bob moves past his
-            let verified = try await post("/v3/review/works/\(ids[0])/verify", ann)
+            let verified = try await post(RoutePath.decision(ids[0], "verify"), ann)
             #expect(verified.status == .ok, "\(verified.json)")
             #expect(try await next(bob, after: ids[1]) == ids[2])
             // Then the book Bob left is free for Ann, who goes on from the one she decided
@@ -72,8 +72,8 @@ struct ReviewClaimsTests {
             #expect(try await next(bob, after: ids[4]) == ids[2])
 
             // Each reviewer's undo is their own: Bob has decided nothing, Ann's verify is taken back
-            try await post("/v3/review/undo", bob).expectProblem(409, "NOTHING_TO_UNDO")
-            let undone = try await post("/v3/review/undo", ann)
+            try await post(RoutePath.undo, bob).expectProblem(409, "NOTHING_TO_UNDO")
+            let undone = try await post(RoutePath.undo, ann)
             #expect(undone.status == .ok && undone.data["restoredWorkIds"] as? [Int64] == [ids[0]], "\(undone.json)")
         }
         #expect(try store.work(id: ids[0])?.reviewStatus == .needsReview)

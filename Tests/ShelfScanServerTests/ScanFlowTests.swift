@@ -22,9 +22,9 @@ struct ScanFlowTests {
         #expect(metadata["timestamp"] is String && metadata["requestId"] is String)
         let jobID = try #require(accepted.data["jobId"] as? String)
         #expect(accepted.data["status"] as? String == "queued")
-        #expect(accepted.data["streamUrl"] as? String == "/v3/jobs/scans/\(jobID)/stream")
+        #expect(accepted.data["streamUrl"] as? String == RoutePath.scanStream(jobID))
         let token = try #require(accepted.data["token"] as? String)
-        let events = try await client.events("/v3/jobs/scans/\(jobID)/stream", headers: [("Authorization", "Bearer \(token)")])
+        let events = try await client.events(RoutePath.scanStream(jobID), headers: [("Authorization", "Bearer \(token)")])
 
         // Then progress events count up to a final `completed` carrying the books
         let names = events.map(\.name)
@@ -36,7 +36,7 @@ struct ScanFlowTests {
         let streamedBooks = try #require(completed["books"] as? [[String: Any]])
 
         // And the results equal `scan --dry-run --json` of the same photo, spine for spine
-        let results = try await client.get("/v3/jobs/scans/\(jobID)/results")
+        let results = try await client.get(RoutePath.scanResults(jobID))
         #expect(results.status == 200)
         let books = try #require(results.data["books"] as? [[String: Any]])
         let cli = try ShelfscanProcess.run(["scan", Samples.directory.appendingPathComponent("shelf-01.jpg").path,
@@ -62,18 +62,18 @@ struct ScanFlowTests {
             #expect(book["enrichmentStatus"] as? String == "pending")
             #expect(book["title"] == nil, "an unread spine has no title in JSON")
             let workID = try #require(book["workId"] as? Int)
-            #expect(book["cropUrl"] as? String == "/v3/review/works/\(workID)/crop")
+            #expect(book["cropUrl"] as? String == RoutePath.workCrop(workID))
         }
 
         // And a late subscriber still gets the final event; Last-Event-ID resumes after what was seen
-        let late = try await client.events("/v3/jobs/scans/\(jobID)/stream")
+        let late = try await client.events(RoutePath.scanStream(jobID))
         #expect(late.last?.name == "completed")
-        let resumed = try await client.events("/v3/jobs/scans/\(jobID)/stream", headers: [("Last-Event-ID", "1")])
+        let resumed = try await client.events(RoutePath.scanStream(jobID), headers: [("Last-Event-ID", "1")])
         #expect(resumed.map(\.name) == ["completed"])
         #expect(resumed.first?.id == 2)
 
         // And the status route agrees
-        let status = try await client.get("/v3/jobs/scans/\(jobID)")
+        let status = try await client.get(RoutePath.scan(jobID))
         #expect(status.data["status"] as? String == "completed")
         #expect(status.data["progress"] as? Double == 1)
         #expect(status.data["processedCount"] as? Int == 1 && status.data["totalCount"] as? Int == 1)
@@ -93,7 +93,7 @@ struct ScanFlowTests {
         defer { Task { try? await client.shutdown() } }
         #expect(try await client.submit([try Samples.photo("shelf-01.jpg")]).status == 202)
         let jobID = UUID().uuidString.lowercased()
-        let accepted = try await client.send("POST", "/api/scan-bookshelf?jobId=\(jobID)", headers: [("Content-Type", "image/jpeg")],
+        let accepted = try await client.send("POST", "\(RoutePath.submitV1)?jobId=\(jobID)", headers: [("Content-Type", "image/jpeg")],
                                              body: try Samples.drawn(seed: 7))
         #expect(accepted.status == 202)
         #expect(accepted.json["jobId"] as? String == jobID)
@@ -101,7 +101,7 @@ struct ScanFlowTests {
         let token = try #require(accepted.json["token"] as? String)
 
         // When a WebSocket client connects with the token as a subprotocol and says ready
-        let live = await BlockingWebSocket.converse(port: server.port, path: "/ws/progress?jobId=\(jobID)",
+        let live = await BlockingWebSocket.converse(port: server.port, path: "\(RoutePath.progressSocket)?jobId=\(jobID)",
                                                     headers: [("Sec-WebSocket-Protocol", "bookstrack-auth.\(token)")],
                                                     send: [#"{"type":"ready"}"#])
 
@@ -133,14 +133,14 @@ struct ScanFlowTests {
         let total = try #require(complete["totalDetected"] as? Int)
         #expect(total > 0)
         #expect(complete["needsReview"] as? Int == total && complete["approved"] as? Int == 0)
-        #expect(complete["resultsUrl"] as? String == "/v1/scan/results/\(jobID)")
+        #expect(complete["resultsUrl"] as? String == RoutePath.resultsV1(jobID))
 
         // And the v1 results route has the same books, and a late client (token in the query) that says ready
         // gets ready_ack, then job_complete, then the close
-        let results = try await client.get("/v1/scan/results/\(jobID)", headers: [("Authorization", "Bearer \(token)")])
+        let results = try await client.get(RoutePath.resultsV1(jobID), headers: [("Authorization", "Bearer \(token)")])
         #expect(results.status == 200)
         #expect((results.data["books"] as? [Any])?.count == total)
-        let late = await BlockingWebSocket.converse(port: server.port, path: "/ws/progress?jobId=\(jobID)&token=\(token)",
+        let late = await BlockingWebSocket.converse(port: server.port, path: "\(RoutePath.progressSocket)?jobId=\(jobID)&token=\(token)",
                                                     send: [#"{"type":"ready"}"#])
         #expect(late.failure == nil, "\(late.failure ?? "")")
         let lateTypes = late.texts.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String }
@@ -149,14 +149,14 @@ struct ScanFlowTests {
 
         // And a wrong or missing token cannot open the socket: the upgrade is answered with the 401 problem
         for headers in [[("Sec-WebSocket-Protocol", "bookstrack-auth.not-the-token")], []] {
-            let refused = await BlockingWebSocket.converse(port: server.port, path: "/ws/progress?jobId=\(jobID)", headers: headers)
+            let refused = await BlockingWebSocket.converse(port: server.port, path: "\(RoutePath.progressSocket)?jobId=\(jobID)", headers: headers)
             #expect(refused.status == 401)
             #expect(refused.headers["content-type"] == "application/problem+json")
             #expect(refused.body.contains("\"code\":\"UNAUTHORIZED\""), "\(refused.body)")
             #expect(refused.texts.isEmpty)
         }
         // And an unknown job is refused the same way: the answer never says whether a job exists
-        let unknown = await BlockingWebSocket.converse(port: server.port, path: "/ws/progress?jobId=\(UUID().uuidString)",
+        let unknown = await BlockingWebSocket.converse(port: server.port, path: "\(RoutePath.progressSocket)?jobId=\(UUID().uuidString)",
                                                        headers: [("Sec-WebSocket-Protocol", "bookstrack-auth.\(token)")])
         #expect(unknown.status == 401 && unknown.body.contains("UNAUTHORIZED"))
     }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ShelfImage
+import ShelfScanServer
 import ShelfScanTestSupport
 import Testing
 #if canImport(Glibc)
@@ -33,16 +34,14 @@ final class ServerProcess: @unchecked Sendable {
         let (process, stderr) = try ShelfscanProcess.start(
             ["serve", "--host", "127.0.0.1", "--port", "0", "--reader", "none", "--library", library] + extra, environment: env)
         let lines = LineCollector(stderr)
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            // The port is the digits right after the address: without a server token the line goes on to say so.
-            if let line = lines.snapshot().first(where: { $0.contains("listening on http://127.0.0.1:") }),
-               let address = line.range(of: "listening on http://127.0.0.1:"),
-               let port = Int(line[address.upperBound...].prefix { $0.isNumber }) {
-                return ServerProcess(process: process, port: port, library: library, token: token, lines: lines)
-            }
-            if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.05)
+        // Woken by each line and by the end of its output (a server that could not start); the deadline only
+        // ends a wait for a server that hangs before listening. The port is the digits right after the address:
+        // without a server token the line goes on to say so.
+        let address = "listening on http://127.0.0.1:"
+        if let line = lines.wait(deadline: Date().addingTimeInterval(60), until: { $0.contains { $0.contains(address) } })
+            .first(where: { $0.contains(address) }),
+           let at = line.range(of: address), let port = Int(line[at.upperBound...].prefix { $0.isNumber }) {
+            return ServerProcess(process: process, port: port, library: library, token: token, lines: lines)
         }
         process.terminate()
         throw HarnessError("shelfscan serve did not start: \(lines.snapshot().joined(separator: "\n"))")
@@ -85,6 +84,8 @@ final class LineCollector: @unchecked Sendable {
     private let lock = NSCondition()
     private var lines: [String] = []
     private var partial = Data()
+    /// The child closed its end: no line will come.
+    private var ended = false
 
     init(_ handle: FileHandle) {
         let thread = Thread { [self] in
@@ -93,7 +94,7 @@ final class LineCollector: @unchecked Sendable {
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return }
+                guard n > 0 else { return self.end() }
                 self.append(buffer[0..<n])
             }
         }
@@ -110,10 +111,16 @@ final class LineCollector: @unchecked Sendable {
         lock.broadcast()
     }
 
-    /// The lines once `ready` says so of them, or as they are at `deadline`.
+    private func end() {
+        lock.lock(); defer { lock.unlock() }
+        ended = true
+        lock.broadcast()
+    }
+
+    /// The lines once `ready` says so of them, or as they are when the child's output ends or at `deadline`.
     func wait(deadline: Date, until ready: ([String]) -> Bool) -> [String] {
         lock.lock(); defer { lock.unlock() }
-        while !ready(lines), lock.wait(until: deadline) {}
+        while !ready(lines), !ended, lock.wait(until: deadline) {}
         return lines
     }
 
@@ -175,7 +182,7 @@ struct Client: Sendable {
     /// POSTs photos as `multipart/form-data` in fields named `photos[]`.
     func submit(_ photos: [Data], field: String = "photos[]", headers: [(String, String)] = []) async throws -> Reply {
         let (body, contentType) = Multipart.body(photos.enumerated().map { (field, "shelf-\($0.offset).jpg", $0.element) })
-        return try await send("POST", "/v3/jobs/scans", headers: headers + [("Content-Type", contentType)], body: body)
+        return try await send("POST", RoutePath.scans, headers: headers + [("Content-Type", contentType)], body: body)
     }
 
     /// Reads a Server-Sent Events stream until `until` says stop (or the server ends it); returns the events.

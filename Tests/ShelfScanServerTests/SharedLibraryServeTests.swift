@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import LibraryPostgres
+import ShelfScanServer
 import Testing
 
 /// Two `shelfscan serve` instances on one PostgreSQL library, as a team runs them: what one scans the other
@@ -27,21 +28,21 @@ struct SharedLibraryServeTests {
         #expect(works.count >= 3)
 
         // The second server sees the same queue, and each Work's crop (stored in the database).
-        let page = try await b.get("/v3/review/works?limit=100")
+        let page = try await b.get("\(RoutePath.works)?limit=100")
         #expect(page.status == 200)
         #expect((page.data["works"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == works)
-        let crop = try await b.get("/v3/review/works/\(works[0])/crop")
+        let crop = try await b.get(RoutePath.workCrop(works[0]))
         #expect(crop.status == 200 && Array(crop.body.prefix(3)) == [0xFF, 0xD8, 0xFF])
 
         // Both reviewers saw revision r; the first decision wins, the second is a 409 whichever server takes it.
-        let revision = try #require(try await b.get("/v3/review/works/\(works[0])").data["revision"] as? Int)
-        let first = try await a.postJSON("/v3/review/works/\(works[0])/edit",
+        let revision = try #require(try await b.get(RoutePath.work(works[0])).data["revision"] as? Int)
+        let first = try await a.postJSON(RoutePath.decision(works[0], "edit"),
                                          ["revision": revision, "title": "Kindred", "authors": ["Octavia E. Butler"]])
         #expect(first.status == 200, "\(first.text)")
-        BadInputTests.expectProblem(try await b.postJSON("/v3/review/works/\(works[0])/edit",
+        BadInputTests.expectProblem(try await b.postJSON(RoutePath.decision(works[0], "edit"),
                                                          ["revision": revision, "title": "Dawn", "authors": ["Octavia E. Butler"]]),
                                     409, "CONFLICT")
-        let after = try await b.get("/v3/review/works/\(works[0])")
+        let after = try await b.get(RoutePath.work(works[0]))
         #expect((after.data["work"] as? [String: Any])?["title"] as? String == "Kindred")
 
         // The library holds that one decision, as the store reads it.

@@ -4,6 +4,7 @@ import Foundation
 import Library
 import NIOCore
 import ShelfImage
+import ShelfScanServer
 import ShelfScanTestSupport
 import Testing
 
@@ -59,7 +60,7 @@ struct WebPagesTests {
         #expect(page.status == 200 && page.text.contains("Octavia E. Butler"))
         let picture = try await client.get("/pages/works/\(ids[0])/photo.jpg", headers: session)
         #expect(picture.status == 200 && picture.header("Content-Type") == "image/jpeg")
-        let verified = try await client.postJSON("/v3/review/works/\(ids[0])/verify", [:], headers: session)
+        let verified = try await client.postJSON(RoutePath.decision(ids[0], "verify"), [:], headers: session)
         #expect(verified.status == 200 && verified.data["reviewStatus"] as? String == "verified")
 
         // A login page never sends the browser off the server
