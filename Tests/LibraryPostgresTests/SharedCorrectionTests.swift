@@ -45,4 +45,28 @@ import Testing
         ])
         #expect(found.editDecisions == 2 && found.titleChanges == 1 && found.authorChanges == 1)
     }
+
+    @Test(arguments: Engine.available)
+    func aWorkEditedTwiceThenMergedAwayKeepsItsFirstReadingAndItsLastCorrection(engine: Engine) throws {
+        // Given two spines, one read badly
+        let store = try engine.makeStore()
+        let ids = try store.file(photo(hash(8), [read("KINDRD BUTLER", "Kindrd", ["Butler"], position: 0),
+                                                 read("KINDRED OCTAVIA E. BUTLER", "Kindred", ["Octavia E. Butler"], position: 1)]))
+        let day = Date(timeIntervalSince1970: 1_800_000_000)
+        // When its title is corrected, then its authors, and it is then merged into the other (and so deleted)
+        _ = try store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(title: "Kindred"))), defaults: ReviewDefaults(), date: day)
+        _ = try store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(authors: ["Octavia Butler"]))),
+                             defaults: ReviewDefaults(), date: day + 60)
+        _ = try store.review(ReviewDecision(workID: ids[0], action: .merge(into: ids[1])), defaults: ReviewDefaults(), date: day + 120)
+        #expect(try store.work(id: ids[0]) == nil)
+
+        // Then it is listed once: read as filed, corrected as the person left it before the merge
+        let found = try store.splitCorrections()
+        #expect(found.corrections == [
+            SplitCorrection(workId: ids[0], photoContentHash: hash(8), rawText: "KINDRD BUTLER",
+                            read: TitleAndAuthors(title: "Kindrd", authors: ["Butler"]),
+                            corrected: TitleAndAuthors(title: "Kindred", authors: ["Octavia Butler"]), decidedAt: day + 60),
+        ])
+        #expect(found.editDecisions == 2 && found.titleChanges == 1 && found.authorChanges == 1)
+    }
 }
