@@ -26,7 +26,7 @@ public struct TitleAndAuthors: Codable, Sendable, Equatable {
 }
 
 /// One spine whose split a reviewer corrected: the material for measuring the reader and training its tagger.
-public struct SplitCorrection: Encodable, Sendable, Equatable {
+public struct SplitCorrection: Codable, Sendable, Equatable {
     public var workId: Work.ID
     public var photoContentHash: String
     /// The reader's whole text, so the split can be redone from what it saw.
@@ -54,6 +54,18 @@ public struct SplitCorrection: Encodable, Sendable, Equatable {
         try c.encode(read, forKey: .read)
         try c.encode(corrected, forKey: .corrected)
         try c.encode(ISO8601.string(from: decidedAt), forKey: .decidedAt)
+    }
+
+    /// Reads what `encode(to:)` wrote, so a Swift tool (an evaluation of the reader) can take the listing back in.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let time = try c.decode(String.self, forKey: .decidedAt)
+        guard let decided = ISO8601.date(from: time) else {
+            throw DecodingError.dataCorruptedError(forKey: .decidedAt, in: c, debugDescription: "not an ISO 8601 time: \(time)")
+        }
+        self.init(workId: try c.decode(Work.ID.self, forKey: .workId), photoContentHash: try c.decode(String.self, forKey: .photoContentHash),
+                  rawText: try c.decode(String?.self, forKey: .rawText), read: try c.decode(TitleAndAuthors.self, forKey: .read),
+                  corrected: try c.decode(TitleAndAuthors.self, forKey: .corrected), decidedAt: decided)
     }
 }
 

@@ -32,24 +32,16 @@ import Testing
         #expect(json.status == 0, "\(json.stderr)")
         let envelope = try JSONDecoder().decode(Envelope.self, from: Data(json.stdout.utf8))
         #expect(envelope.success && envelope.data.editDecisions == 1 && envelope.data.titleChanges == 1 && envelope.data.authorChanges == 0)
-        #expect(envelope.data.corrections == [Envelope.Row(
+        #expect(envelope.data.corrections == [SplitCorrection(
             workId: ids[0], photoContentHash: String(repeating: "c", count: 64), rawText: "The Dispossessed",
             read: TitleAndAuthors(title: "The Dispossessed", authors: ["Ursula K. Le Guin"]),
-            corrected: TitleAndAuthors(title: "The Dispossessed: An Ambiguous Utopia", authors: ["Ursula K. Le Guin"]),
-            decidedAt: "2027-01-15T08:00:00Z")])
+            corrected: TitleAndAuthors(title: "The Dispossessed: An Ambiguous Utopia", authors: ["Ursula K. Le Guin"]), decidedAt: day)])
+        #expect(json.stdout.contains("\"decidedAt\":\"2027-01-15T08:00:00Z\""))
     }
 
     /// What a script reading the output would decode.
     struct Envelope: Decodable {
-        struct Row: Decodable, Equatable {
-            var workId: Int64
-            var photoContentHash: String
-            var rawText: String?
-            var read: TitleAndAuthors
-            var corrected: TitleAndAuthors
-            var decidedAt: String
-        }
-        struct Listing: Decodable { var corrections: [Row]; var editDecisions: Int; var titleChanges: Int; var authorChanges: Int }
+        struct Listing: Decodable { var corrections: [SplitCorrection]; var editDecisions: Int; var titleChanges: Int; var authorChanges: Int }
         var success: Bool
         var data: Listing
     }
