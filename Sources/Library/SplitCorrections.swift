@@ -71,7 +71,7 @@ public struct SplitCorrection: Codable, Sendable, Equatable {
 
 /// The reviewers' corrections of title and authors, from the edit decisions not undone.
 public struct SplitCorrections: Encodable, Sendable, Equatable {
-    /// By Work ID.
+    /// In Work ID order, so two listings of one library compare line by line.
     public var corrections: [SplitCorrection]
     /// Edit decisions not undone, whatever they changed (an ISBN alone counts here and nowhere else).
     public var editDecisions: Int
@@ -88,28 +88,38 @@ public struct SplitCorrections: Encodable, Sendable, Equatable {
     ///
     /// The journal keeps each Work as it was before a decision, not after, so what an edit left is the Work's
     /// next snapshot in a later row, or the Work as it is now. A Work without a spine (imported, added) is no
-    /// reader's split and is counted but not listed.
+    /// reader's split, and one edited back to what was read corrected nothing: both are counted, not listed.
     public init(rows: [LiveJournalRow], current: (Work.ID) throws -> Work?) throws {
         let decoder = JSONDecoder()
         let snapshots = try rows.map { row in
             Dictionary(try decoder.decode([Work].self, from: Data(row.before.utf8)).compactMap { w in w.id.map { ($0, w) } }) { a, _ in a }
         }
-        var firsts: [Work.ID: (read: Work, decidedAt: Date)] = [:]
+        // Newest first, so each edit finds the nearest later snapshot of its Work in one pass.
+        var later: [Work.ID: Work] = [:]
+        var afters: [Int: Work?] = [:]
+        for i in rows.indices.reversed() {
+            let id = rows[i].workID
+            if rows[i].kind == "edit", snapshots[i][id] != nil {
+                let after: Work? = try later[id] ?? current(id)
+                afters[i] = .some(after)
+            }
+            later.merge(snapshots[i]) { $1 }
+        }
+        var firsts: [Work.ID: Work] = [:]
         var lasts: [Work.ID: (after: Work?, decidedAt: Date)] = [:]
         editDecisions = 0; titleChanges = 0; authorChanges = 0
-        for (i, row) in rows.enumerated() where row.kind == "edit" {
-            guard let before = snapshots[i][row.workID] else { continue }
+        for (i, row) in rows.enumerated() {
+            guard let before = snapshots[i][row.workID], let after = afters[i] else { continue }
             editDecisions += 1
-            let after = try snapshots[(i + 1)...].lazy.compactMap { $0[row.workID] }.first ?? current(row.workID)
             if let after {
                 if after.title != before.title { titleChanges += 1 }
                 if TitleAndAuthors(after).authors != TitleAndAuthors(before).authors { authorChanges += 1 }
             }
-            if firsts[row.workID] == nil { firsts[row.workID] = (before, row.decidedAt) }
+            if firsts[row.workID] == nil { firsts[row.workID] = before }
             lasts[row.workID] = (after, row.decidedAt)
         }
         corrections = firsts.keys.sorted().compactMap { id -> SplitCorrection? in
-            let read = firsts[id]!.read
+            let read = firsts[id]!
             guard let spine = read.spine, let last = lasts[id], let after = last.after else { return nil }
             let correction = SplitCorrection(workId: id, photoContentHash: spine.photoContentHash, rawText: spine.rawText,
                                              read: TitleAndAuthors(read), corrected: TitleAndAuthors(after), decidedAt: last.decidedAt)
