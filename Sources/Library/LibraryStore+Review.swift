@@ -164,6 +164,14 @@ extension LibraryStore {
             }
         }
     }
+
+    public func liveJournal(kinds: [String]) throws -> [LiveJournalRow] {
+        try read { db in
+            try JournalRecord.filter(Column("undoneAt") == nil && kinds.contains(Column("kind"))).order(Column("id")).fetchAll(db).map {
+                LiveJournalRow(id: $0.id!, kind: $0.kind, workID: $0.workId, decidedAt: $0.decidedAt, before: $0.before)
+            }
+        }
+    }
 }
 
 func encodeJSON(_ value: some Encodable) throws -> String {

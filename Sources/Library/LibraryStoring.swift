@@ -58,6 +58,8 @@ public protocol LibraryStoring: AnyObject, Sendable {
     func update(_ work: Work) throws -> Work
     func undoLast(session: String?, date: Date) throws -> UndoReceipt
     func journal(limit: Int) throws -> [JournalEntry]
+    /// Journal rows of these kinds not undone, oldest first: what `splitCorrections()` is made from.
+    func liveJournal(kinds: [String]) throws -> [LiveJournalRow]
     func duplicateIndex() throws -> DuplicateIndex
     func duplicates(of work: Work, threshold: Double, limit: Int) throws -> [DuplicateCandidate]
     func cropURL(for work: Work) -> URL?

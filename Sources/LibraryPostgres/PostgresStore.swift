@@ -574,6 +574,16 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         }
     }
 
+    public func liveJournal(kinds: [String]) throws -> [LiveJournalRow] {
+        try read {
+            try query("SELECT id, kind, workId, decidedAt, before FROM journal WHERE undoneAt IS NULL AND kind = ANY(\(kinds)) ORDER BY id")
+                .map {
+                    let (id, kind, work, decided, before) = try $0.decode((Int64, String, Int64, Date, String).self)
+                    return LiveJournalRow(id: id, kind: kind, workID: work, decidedAt: decided, before: before)
+                }
+        }
+    }
+
     public func duplicateIndex() throws -> DuplicateIndex { DuplicateIndex(works: try works(includePending: false)) }
 
     public func duplicates(of work: Work, threshold: Double, limit: Int) throws -> [DuplicateCandidate] {

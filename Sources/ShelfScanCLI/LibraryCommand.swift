@@ -13,9 +13,10 @@ struct LibraryCommand: ParsableCommand {
               shelfscan library stats
               shelfscan library export --format csv --output books.csv
               shelfscan library import goodreads_library_export.csv
+              shelfscan library corrections --json
             """,
         subcommands: [LibraryList.self, LibraryShow.self, LibraryStatsCommand.self, LibraryExportCommand.self, LibraryImportCommand.self,
-                      LibraryEnrichCommand.self, LibraryMigrateCommand.self]
+                      LibraryCorrectionsCommand.self, LibraryEnrichCommand.self, LibraryMigrateCommand.self]
     )
 }
 
