@@ -2,10 +2,10 @@ import Foundation
 import Glibc
 
 /// A TCP proxy on 127.0.0.1 between a store and the test server. Once armed, it forwards the next COMMIT (a
-/// simple query, or an extended-protocol Parse of COMMIT up to its Sync) and then closes both sides before any
-/// answer gets back: the one moment a client cannot know whether its transaction was applied. The server has
-/// the COMMIT in hand before it sees the connection end, so it commits. Replies are held back by a gate closed
-/// before the COMMIT is forwarded, so the outcome never depends on timing.
+/// simple query, or an extended-protocol Parse of COMMIT up to its Sync), waits for the server's answer, drops
+/// it and closes both sides: the one moment a client cannot know whether its transaction was applied, with the
+/// transaction certainly committed. Replies are held back by a gate closed before the COMMIT is forwarded, so
+/// the outcome never depends on timing.
 final class CommitCutProxy: @unchecked Sendable {
     // @unchecked Sendable: the mutable state below is only touched while `lock` is held.
     let port: Int
@@ -122,15 +122,19 @@ final class CommitCutProxy: @unchecked Sendable {
                 if type == UInt8(ascii: "P"), text == "COMMIT" { commitParsed = true }
                 let cutsHere = (type == UInt8(ascii: "Q") && text == "COMMIT") || (type == UInt8(ascii: "S") && commitParsed)
                 if type == UInt8(ascii: "S") { commitParsed = false }
-                let cut = cutsHere && lock.withLock {
-                    guard armed else { return false }
-                    armed = false
-                    cutCount += 1
-                    link.replies = false  // closed before the COMMIT goes on: no answer to it can pass
-                    return true
+                if cutsHere {
+                    lock.withLock {
+                        guard armed else { return }
+                        armed = false
+                        cutCount += 1
+                        // Closed before the COMMIT goes on: no answer to it can pass, and the first to come ends
+                        // the link (`serverToClient`). The transaction is then committed for certain and the
+                        // client never hears so; ending the link here instead would race the server reading the
+                        // COMMIT against the connection's reset.
+                        link.replies = false
+                    }
                 }
                 guard writeAll(link.server, message[...]) else { return end(link) }
-                if cut { return end(link) }
             }
         }
         end(link)
