@@ -8,7 +8,7 @@ place along the spine, which lines are one printed run). Writes three files the 
     publishers-v1.txt   publishers and imprints, folded (lowercase, unaccented), one per line
     spine-tagger-v1.json the fitted network (standardisation, two layers), the labels and the cut penalty
 
-    pip install -r scripts/requirements-training.txt   # Faker, NumPy, scikit-learn: training only
+    pip install -r scripts/requirements-training.txt   # Faker, NumPy, scikit-learn (+ spaCy's lookups for --wider-lexicon): training only
     scripts/train-spine-tagger.py [--dataset ../shared/datasets/library-dataset] [--spines 16000] [--seed 1]
 
 Data, all read at training time, none copied into the repository:
@@ -17,6 +17,12 @@ Data, all read at training time, none copied into the repository:
 - Faker (MIT): given names and surnames of 30 Latin-script locales, and each language's common words (its lorem
   lists), which also make titles in German, French, English, Italian and Dutch, as the catalogue is Spanish
   and Catalan;
+- only with --wider-lexicon (measured in docs/reading.md, not what ships): spaCy's lookup tables
+  (spacy-lookups-data, MIT), the 30,000 most frequent lowercase words of German, English and Spanish, German's
+  30,000 most frequent capitalised words that are not names (its nouns) and French lemmas with their plural and
+  feminine forms (Faker's lorem lists hold a few hundred words a language, so most words of a real German or
+  French title are unknown to the lexicon, which is what a surname looks like), titles rendered from those words,
+  given names never made common by the catalogue's titles, and a second list of publishers;
 - the hand lists below: genre and volume words, publisher words, publishing places and German, French and
   English publishers the catalogue lacks.
 
@@ -97,6 +103,25 @@ jc lattes|belfond|xo|michel lafon|folio classique|classiques garnier|la pleiade|
 hatier|belin|puf|la decouverte|odile jacob|zulma|verdier|liana levi|philippe picquier|sabine wespieser|
 mondadori|oscar mondadori|einaudi|feltrinelli|adelphi|bompiani|garzanti|rizzoli|bur|sellerio|
 """
+# Tried with --wider-lexicon (docs/reading.md): German, Swiss, Austrian and French publishers and imprints.
+MORE_PUBLISHERS = """
+weltbild|verlagsgruppe weltbild|bechtermunz|anaconda|nikol|marix|area|fischer klassik|arena|loewe|thienemann|
+dressler|cecilie dressler|beltz|beltz gelberg|gulliver|sauerlander|coppenrath|ellermann|boje|edition michael fischer|
+emf|grafe und unzer|trias|kailash|ansata|integral|allegria|lotos|irisiana|windpferd|schirner|droemer taschenbuch|
+knaur taschenbuch|mvg|redline|campus|haufe|rotfuchs|rororo rotfuchs|fischer schatzinsel|cbj taschenbuch|
+ravensburger taschenbuch|detebe|diogenes taschenbuch|btb taschenbuch|goldmann original|heyne taschenbuch|
+list taschenbuch|ullstein taschenbuch|rutten loening|wunderlich|galiani|bloomsbury berlin|dumont taschenbuch|
+frankfurter verlagsanstalt|jung und jung|droschl|paul zsolnay|deuticke|picus|czernin|duden|langenscheidt|pons|
+brockhaus|kosmos|blv|moewig|pabel|cora|mira|lyx|egmont|panini|tokyopop|carlsen comics|ehapa|egmont ehapa|
+splitter|reprodukt|kein und aber|limmat|rotpunkt|rotpunktverlag|zytglogge|cosmos|werd|nzz libro|hep|lenos|elster|
+tessloff|hanser berlin|dtv junior|dtv premium|dtv reihe hanser|fischer tor|heyne hardcore|penhaligon|cbt taschenbuch|
+arlea|actes sud junior|j ai lu|la table ronde|la petite vermillon|le dilettante|phebus|libretto|rivages noir|
+serie noire|points seuil|folio junior|bibliotheque rose|bibliotheque verte|gallimard jeunesse|l ecole des loisirs|
+casterman|dupuis|dargaud|le lombard|glenat|delcourt|fleuve noir|harlequin|milady|bragelonne|pocket jeunesse|
+marabout|solar|l archipel|presses pocket|france loisirs|le cherche midi|mercure de france|l olivier|
+editions de l olivier|christian bourgois|buchet chastel|corti|allia|le castor astral|editions du rocher|
+l age d homme|zoe|editions zoe|campiche|slatkine|
+"""
 
 
 def fold(text):
@@ -114,6 +139,50 @@ def phrase_key(text):
     """A publisher's key: folded words of letters and digits, single spaces."""
     words = ("".join(c for c in w if c.isalnum()) for w in fold(text).replace("&", " ").replace("-", " ").split())
     return " ".join(w for w in words if w)
+
+
+def frequent_words(names, top=30000):
+    """Common words of the languages home shelves are in, by frequency where spaCy's tables have it.
+
+    Returns (keys to mark common, display words per language for rendered titles). A given name or surname is
+    never made common by its capitalised form ("John", "Julia" are frequent capitalised German tokens), and by
+    its lowercase form only among the 3,000 most frequent words ("rose", "will", "green"): "parra" (a vine) or
+    "dick" (thick) would otherwise stop "Teresa de la Parra" and "Philip K. Dick" from reading as names."""
+    import gzip
+    import spacy_lookups_data
+    data = os.path.join(os.path.dirname(spacy_lookups_data.__file__), "data")
+    common, display = set(), {}
+    for lang in ("de", "en", "es"):
+        prob = json.load(gzip.open(os.path.join(data, f"{lang}_lexeme_prob.json.gz")))
+        ranked = sorted(prob, key=lambda w: -prob[w])
+        # Two-letter "words" of running text are mostly abbreviations ("oz", "mr", "st") that are names on spines
+        # (Amos Oz); the short words titles need are in the hand-made function list.
+        lower = [w for w in ranked if w.isalpha() and w == w.lower() and len(w) >= 3][:top]
+        for rank, w in enumerate(lower):
+            k = key(w)
+            if (k in names.get("g", set()) or k in names.get("s", set())) and rank >= 3000:
+                continue
+            common.add(k)
+        words = list(lower[:8000])
+        if lang == "de":
+            caps = [w for w in ranked if w.isalpha() and len(w) >= 3 and w[0].isupper() and w[1:] == w[1:].lower()
+                    and key(w) not in names.get("g", set()) and key(w) not in names.get("s", set())][:top]
+            common.update(key(w) for w in caps)
+            words += caps[:8000]
+        display[lang] = words
+    # French has no frequencies: its lemmas, with the plural and feminine forms that only add an ending. (Catalan's
+    # lemma tables, CC0, were tried the same way and lowered every measure: its forms make too many surnames and
+    # given names common words.)
+    named = names.get("g", set()) | names.get("s", set())
+    for lang in ("fr",):
+        lookup = json.load(gzip.open(os.path.join(data, f"{lang}_lemma_lookup.json.gz")))
+        for form, lemmas in lookup.items():
+            for lemma in ([lemmas] if isinstance(lemmas, str) else lemmas):
+                if lemma.isalpha() and len(lemma) >= 3 and key(lemma) not in named:
+                    common.add(key(lemma))
+                    if form.isalpha() and form.startswith(lemma) and len(form) - len(lemma) <= 2 and key(form) not in named:
+                        common.add(key(form))
+    return common, display
 
 
 # ---------------------------------------------------------------- features (mirrored by SpineTagger.swift)
@@ -378,7 +447,7 @@ def similar(a, b):
     return SequenceMatcher(None, norm(a), norm(b)).ratio()
 
 
-def build_lexicon(catalogue, held_titles):
+def build_lexicon(catalogue, held_titles, wider=False):
     kinds = {}
 
     def add(word, kind):
@@ -425,6 +494,11 @@ def build_lexicon(catalogue, held_titles):
     for loc in ["de_DE", "fr_FR", "en_US", "es_ES", "it_IT", "nl_NL"]:
         for w in importlib.import_module(f"faker.providers.lorem.{loc}").Provider.word_list:
             add(w, "c")
+    display = {}
+    if wider:
+        frequent, display = frequent_words({"g": set(given_sources), "s": set(surname_sources)})
+        for k in frequent:
+            add(k, "c")
     # Catalogue titles' words seen in three or more titles: Spanish and Catalan common words.
     counts = {}
     for rec in catalogue:
@@ -433,7 +507,8 @@ def build_lexicon(catalogue, held_titles):
         for w in set(key(x) for x in main_title(rec["title"]).split()):
             counts[w] = counts.get(w, 0) + 1
     for w, c in counts.items():
-        if c >= 3:
+        # "Maria", "Joan", "John" recur in titles as names: a given name stays a name.
+        if c >= 3 and not (wider and w in given_sources):
             add(w, "c")
     for w in FUNCTION:
         add(w, "f"); add(w, "c")
@@ -445,14 +520,15 @@ def build_lexicon(catalogue, held_titles):
         add(w, "q")
     for w in PLACES:
         add(w, "p")
-    publishers = {phrase_key(p) for p in HAND_PUBLISHERS.split("|") if phrase_key(p)}
+    hand = HAND_PUBLISHERS + (MORE_PUBLISHERS if wider else "")
+    publishers = {phrase_key(p) for p in hand.split("|") if phrase_key(p)}
     for rec in catalogue:
         for m in re.findall(r"\(([^)]*)\)", rec["series"]):
             for name in m.split("/"):
                 k = phrase_key(name)
                 if k and not re.search(r"\d", k):
                     publishers.add(k)
-    return kinds, publishers
+    return kinds, publishers, display
 
 
 # ---------------------------------------------------------------- rendering records into readings
@@ -462,8 +538,11 @@ FAKER_LOCALES = ["de_DE", "de_AT", "de_CH", "fr_FR", "fr_CH", "en_US", "en_GB", 
 
 
 class Renderer:
-    def __init__(self, rng, catalogue, publishers_display, fakers):
+    def __init__(self, rng, catalogue, publishers_display, fakers, frequent):
         self.rng = rng
+        # German, English and Spanish titles from each language's 16,000 (German) or 8,000 most frequent words,
+        # German nouns capitalised as printed: real titles' words, which the lorem lists mostly lack.
+        self.frequent = frequent
         self.catalogue = catalogue
         self.publishers = publishers_display
         self.fakers = fakers
@@ -493,6 +572,14 @@ class Renderer:
                 words = [r.choice(arts)] + words
             if loc == "de_DE":
                 words = [w[:1].upper() + w[1:] if r.random() < 0.5 else w for w in words]
+            t = " ".join(words)
+            return t[:1].upper() + t[1:], ""
+        if self.frequent and r.random() < 0.25:
+            lang = r.choice(list(self.frequent))
+            words = r.sample(self.frequent[lang], r.randint(1, 5))
+            arts = {"de": ["Der", "Die", "Das", "Ein", "Eine"], "en": ["The", "A"], "es": ["El", "La", "Los", "Un"]}[lang]
+            if r.random() < 0.4:
+                words = [r.choice(arts)] + words
             t = " ".join(words)
             return t[:1].upper() + t[1:], ""
         parts = re.split(r"\s+:\s+|\s+:\s*$", rec["title"].strip(), maxsplit=1)
@@ -699,8 +786,14 @@ def main():
     ap.add_argument("--dataset", default=os.path.join(os.path.dirname(__file__), "../../shared/datasets/library-dataset"))
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "../models/reading"))
     ap.add_argument("--spines", type=int, default=16000)
+    ap.add_argument("--wider-lexicon", action="store_true",
+                    help="frequent words of German, English, Spanish and French (spacy-lookups-data) and more publishers: "
+                         "measured in docs/reading.md, not shipped")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--members", type=int, default=1,
+                    help="networks trained from different starts and averaged (their logits): one network's split "
+                         "moves by several points from one seed to the next")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     np.random.seed(args.seed)
@@ -741,7 +834,7 @@ def main():
           f"held out (titles on the two measured photos and on {len(held_scenes)} of {len(scenes)} annotation scenes, "
           f"and every book by their {len(held_authors)} authors)")
 
-    kinds, publishers = build_lexicon(catalogue, held_titles)
+    kinds, publishers, display = build_lexicon(catalogue, held_titles, args.wider_lexicon)
     lex = Lexicon(kinds, publishers)
     # Training sees a lexicon with a share of the names missing, as unseen photos will have authors it lacks.
     train_kinds = {}
@@ -759,13 +852,13 @@ def main():
     fakers = [Faker(loc) for loc in FAKER_LOCALES]
     for i, f in enumerate(fakers):
         f.seed_instance(args.seed + i)
-    display_publishers = [p.strip() for p in HAND_PUBLISHERS.split("|") if p.strip()]
+    display_publishers = [p.strip() for p in (HAND_PUBLISHERS + (MORE_PUBLISHERS if args.wider_lexicon else "")).split("|") if p.strip()]
     display_publishers = [" ".join(w.capitalize() for w in p.split()) for p in display_publishers]
     for rec in catalogue:
         for m in re.findall(r"\(([^)]*)\)", rec["series"]):
             if not re.search(r"\d", m):
                 display_publishers.append(m.strip())
-    renderer = Renderer(rng, train_records, display_publishers, fakers)
+    renderer = Renderer(rng, train_records, display_publishers, fakers, display)
 
     spines = []
     while len(spines) < args.spines:
@@ -783,10 +876,19 @@ def main():
     mean = X.mean(axis=0)
     scale = X.std(axis=0)
     scale[scale < 1e-6] = 1
-    clf = MLPClassifier(hidden_layer_sizes=(args.hidden,), activation="relu", alpha=1e-3, max_iter=60,
-                        early_stopping=True, random_state=args.seed, batch_size=512)
-    clf.fit((X - mean) / scale, y)
-    net = Net(mean, scale, clf.coefs_[0], clf.intercepts_[0], clf.coefs_[1], clf.intercepts_[1])
+    # The members share the standardisation and the data, so side by side they are one wider network: hidden
+    # units concatenated, output weights and biases divided by their number gives the mean of their logits, and the
+    # reader's single-network code runs the ensemble unchanged.
+    w1s, b1s, w2s, b2s = [], [], [], []
+    for m in range(args.members):
+        clf = MLPClassifier(hidden_layer_sizes=(args.hidden,), activation="relu", alpha=1e-3, max_iter=60,
+                            early_stopping=True, random_state=args.seed + 100 * m, batch_size=512)
+        clf.fit((X - mean) / scale, y)
+        w1s.append(clf.coefs_[0]); b1s.append(clf.intercepts_[0])
+        w2s.append(clf.coefs_[1] / args.members); b2s.append(clf.intercepts_[1] / args.members)
+    w1, b1 = np.concatenate(w1s, axis=1), np.concatenate(b1s)
+    w2, b2 = np.concatenate(w2s, axis=0), np.sum(b2s, axis=0)
+    net = Net(mean, scale, w1, b1, w2, b2)
 
     def score_synthetic(penalty, which):
         t = a = an = 0
@@ -845,11 +947,11 @@ def main():
         "labels": LABELS,
         "features": FEATURES,
         "mean": rounded(mean), "scale": rounded(scale),
-        "hidden": int(clf.coefs_[0].shape[1]),
-        "w1": rounded(clf.coefs_[0]), "b1": rounded(clf.intercepts_[0]),
-        "w2": rounded(clf.coefs_[1]), "b2": rounded(clf.intercepts_[1]),
+        "hidden": int(w1.shape[1]),
+        "w1": rounded(w1), "b1": rounded(b1),
+        "w2": rounded(w2), "b2": rounded(b2),
         "cutPenalty": penalty,
-        "trainedOn": f"train-spine-tagger.py --spines {args.spines} --seed {args.seed}",
+        "trainedOn": f"train-spine-tagger.py --spines {args.spines} --seed {args.seed}" + (f" --members {args.members}" if args.members > 1 else "") + (" --wider-lexicon" if args.wider_lexicon else ""),
     }
     with open(os.path.join(args.out, "spine-tagger-v1.json"), "w") as f:
         json.dump(model, f, separators=(",", ":"))

@@ -55,7 +55,7 @@ struct SpineLexicon: Sendable {
 
     init(tsv: String, publishers: String) {
         var words: [String: Kinds] = [:]
-        words.reserveCapacity(60_000)
+        words.reserveCapacity(tsv.utf8.count / 9)  // an entry takes 10-12 bytes: no regrowth while loading
         for line in tsv.split(separator: "\n") {
             guard let tab = line.firstIndex(of: "\t") else { continue }
             words[String(line[..<tab])] = Kinds(letters: line[line.index(after: tab)...])
