@@ -570,6 +570,18 @@ extension TestResponse {
 }
 
 @Suite struct RouteTableTests {
+    /// Job IDs are parsed by hand (`Hex.uuid`, not Foundation's `sscanf`): the same answer as Foundation's for
+    /// each form a client might send.
+    @Test func aJobIDIsReadAsFoundationReadsIt() {
+        let id = UUID()
+        for text in [id.uuidString, id.uuidString.lowercased(), "3F2B8C1E-6a4d-4F0E-9b7a-1C2D3E4F5A6B", "3f2b8c1e6a4d4f0e9b7a1c2d3e4f5a6b",
+                     "3f2b8c1e-6a4d-4f0e-9b7a-1c2d3e4f5a6", "3f2b8c1e-6a4d-4f0e-9b7a-1c2d3e4f5a6bb", "3f2b8c1e-6a4d-4f0e-9b7a+1c2d3e4f5a6b",
+                     "3f2b8c1g-6a4d-4f0e-9b7a-1c2d3e4f5a6b", "3f2b8c1e-6a4d-4f0e-9b7a-1c2d3e4f5a6 ", "", "not-a-uuid"] {
+            #expect(JobID(rawValue: text)?.uuid == UUID(uuidString: text), "\(text)")
+        }
+    }
+
+
     @Test func openAPIDescribesEveryRouteTheRouterAnswersAndNoOther() async throws {
         let scene = try InProcessScene()
         defer { try? FileManager.default.removeItem(at: scene.directory) }
