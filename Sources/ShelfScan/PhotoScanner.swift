@@ -24,6 +24,10 @@ public struct PhotoScanner: Sendable {
     public var library: (any LibraryStoring)?
     /// Metadata providers asked for each reading (`--enrich`); nil asks none.
     public var enricher: Enricher?
+    /// The pause before asking again for a photo another worker on a shared library holds: half a second.
+    /// Tests pass a gate instead that moves the other worker (it files the photo, or lets its claim go) and
+    /// returns, so each branch of the wait is reached on purpose rather than timed.
+    public var claimPause: @Sendable () async throws -> Void = { try await Task.sleep(for: .milliseconds(500)) }
 
     public init(
         configuration: ScanConfiguration = .init(),
@@ -81,7 +85,7 @@ public struct PhotoScanner: Sendable {
                 while !(try library.claimPhoto(contentHash: hash, worker: Self.workerID, lease: configuration.photoLease)) {
                     if try library.photoStatus(contentHash: hash) != nil { return .skipped(path: path, contentHash: hash) }
                     guard waitForOtherWorkers else { return nil }
-                    try await Task.sleep(for: .milliseconds(500))
+                    try await claimPause()
                 }
                 claimed = true
             } catch {

@@ -6,13 +6,13 @@ import NIOCore
 /// The door a browser comes through. A browser cannot set `Authorization` on a page it opens or an image
 /// it loads, and a token in a URL ends up in history and logs; so when a server token is set, the pages ask
 /// for it once (`/login`) and keep it in an HttpOnly, SameSite=Strict cookie (no script reads it, no other
-/// site's page sends it). For the JSON routes the cookie stands for `Authorization: Bearer`, so the review
-/// page's calls pass the same token check as any client's.
+/// site's page sends it). For the JSON routes the cookie stands for `Authorization: Bearer` (`Credential.of`),
+/// so the review page's calls pass the same token check as any client's.
 ///
-/// It serves `/login` and the pages' static files itself (before any token check: the login page needs its
-/// style sheet), and refuses the pages and their pictures without the token whatever route group they land in.
-struct BrowserSessionMiddleware: RouterMiddleware {
-    typealias Context = ServerContext
+/// `/login` and the pages' static files are routes of their own outside every token check (the login page needs
+/// its style sheet); the pages and their pictures are a route group behind `pageGuard`. So only a browser's
+/// requests pass any of this: it was a middleware in front of every route, which every API request paid for.
+struct BrowserSession: Sendable {
     let serverToken: String?
 
     static let cookieName = "shelfscan_session"
@@ -20,34 +20,38 @@ struct BrowserSessionMiddleware: RouterMiddleware {
     /// does) and its decisions and undo are its own. Only a name: the token cookie is what lets it in.
     static let reviewerCookieName = "shelfscan_reviewer"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
-        if path == RoutePath.login { return try await login(request, context: context) }
-        if path.hasPrefix(WebPages.assetPrefix), request.method == .get { return try PageAssets.response(path) }
-        var request = request
-        if request.headers[.authorization] == nil, let cookie = Self.cookieToken(request.headers) {
-            var head = request.head
-            head.headerFields[.authorization] = "Bearer \(cookie)"
-            request = Request(head: head, body: request.body)
+    func register(_ router: Router<ServerContext>) {
+        router.get(RouterPath(RoutePath.login), use: login)
+        router.post(RouterPath(RoutePath.login), use: login)
+        router.get(RouterPath(WebPages.assetPrefix + ":name")) { _, context in try PageAssets.response(context.parameters.require("name")) }
+    }
+
+    /// The pages' group: without the server token (when one is set) a page is the token form, a picture a 401.
+    var pageGuard: PageGuardMiddleware { PageGuardMiddleware(serverToken: serverToken) }
+
+    struct PageGuardMiddleware: RouterMiddleware {
+        typealias Context = ServerContext
+        let serverToken: String?
+
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            if serverToken == nil || Credential.isServerToken(Credential.of(request), serverToken) { return try await next(request, context) }
+            guard request.method == .get, !request.uri.path.hasPrefix(WebPages.picturePrefix) else { throw Problem.unauthorized }
+            return PageHTML.response(PageHTML.login(next: request.uri.description, failed: false), status: .unauthorized)
         }
-        if let serverToken, WebPages.isPage(path) {
-            let credential = Credential.of(request)
-            guard let credential, constantTimeEqual(credential, serverToken) else {
-                guard request.method == .get, !path.hasPrefix(WebPages.picturePrefix) else { throw Problem.unauthorized }
-                return PageHTML.response(PageHTML.login(next: request.uri.description, failed: false), status: .unauthorized)
-            }
-        }
-        // The review page is where a browser becomes a reviewer: it is named on its first visit, and keeps the
-        // name until it closes (a session cookie), so a reload goes on with the book it holds.
-        guard request.method == .get, path == "/review", Self.reviewer(request.headers) == nil else { return try await next(request, context) }
-        var response = try await next(request, context)
-        response.headers[HTTPField.Name.setCookie] = "\(Self.reviewerCookieName)=\(UUID().uuidString.lowercased()); Path=/; HttpOnly; SameSite=Strict"
+    }
+
+    /// The review page is where a browser becomes a reviewer: it is named on its first visit, and keeps the
+    /// name until it closes (a session cookie), so a reload goes on with the book it holds.
+    static func namingReviewer(_ response: Response, for request: Request) -> Response {
+        guard reviewer(request.headers) == nil else { return response }
+        var response = response
+        response.headers[HTTPField.Name.setCookie] = "\(reviewerCookieName)=\(UUID().uuidString.lowercased()); Path=/; HttpOnly; SameSite=Strict"
         return response
     }
 
     /// GET: the form (or straight on when no token is set); POST: checks the token, sets the cookie and
     /// sends the browser back where it was going.
-    private func login(_ request: Request, context: Context) async throws -> Response {
+    func login(_ request: Request, context: ServerContext) async throws -> Response {
         let next = request.uri.queryParameters.get("next").map { String($0) }
         guard request.method == .post else {
             guard serverToken != nil else { return Self.redirect(to: next) }

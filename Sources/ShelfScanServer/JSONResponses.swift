@@ -23,16 +23,16 @@ enum JSONResponse {
         return e
     }()
 
-    /// `data` wrapped in the envelope, with the request's ID from Hummingbird's logger.
+    /// `data` wrapped in the envelope, with the request's ID from Hummingbird's logger and the time on `clock`.
     static func envelope<T: Encodable & Sendable>(_ data: T, status: HTTPResponse.Status = .ok, context: ServerContext,
-                                                  headers: HTTPFields = [:]) throws -> Response {
-        try plain(Envelope(data: data, metadata: .init(timestamp: ISO8601.string(from: Date()), requestId: context.id)),
+                                                  clock: ServerClock, headers: HTTPFields = [:]) throws -> Response {
+        try plain(Envelope(data: data, metadata: .init(timestamp: clock.timestamp(), requestId: context.id)),
                   status: status, headers: headers)
     }
 
-    /// The envelope around `data` already encoded as JSON (cached results), spliced without decoding it again.
-    static func envelope(encodedData data: Data, context: ServerContext) throws -> Response {
-        let metadata = try encoder.encode(Envelope<Int>.Metadata(timestamp: ISO8601.string(from: Date()), requestId: context.id))
+    /// The envelope around `data` already encoded as JSON (a job's status, cached results), spliced without decoding it again.
+    static func envelope(encodedData data: Data, context: ServerContext, clock: ServerClock) throws -> Response {
+        let metadata = try encoder.encode(Envelope<Int>.Metadata(timestamp: clock.timestamp(), requestId: context.id))
         var buffer = ByteBuffer()
         buffer.reserveCapacity(data.count + metadata.count + 40)
         buffer.writeString("{\"data\":")

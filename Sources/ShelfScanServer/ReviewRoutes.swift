@@ -11,13 +11,14 @@ import ShelfScan
 /// 409 when another reviewer changed the Work since: never a silent overwrite.
 struct ReviewRoutes: Sendable {
     let library: any LibraryStoring
+    let clock: ServerClock
     /// Journal name of decisions made over HTTP, so `undo` can take back this door's decisions only.
     static let session = "http"
 
     /// Whose decision a request makes: a review page's browser is a reviewer of its own (`http:` and its
     /// name), which claims books, decides and undoes as one terminal review does; any other client is `http`.
     static func session(_ request: Request) -> String {
-        BrowserSessionMiddleware.reviewer(request.headers).map { "\(session):\($0)" } ?? session
+        BrowserSession.reviewer(request.headers).map { "\(session):\($0)" } ?? session
     }
 
     func pending(_ request: Request, context: ServerContext) async throws -> Response {
@@ -25,7 +26,7 @@ struct ReviewRoutes: Sendable {
         let offset = try Self.intQuery(request, "offset", default: 0, range: 0...Int.max)
         let works = try library.pendingSummaries(limit: limit, offset: offset).map(PendingWork.init)
         return try JSONResponse.envelope(PendingPage(pending: try library.pendingCount(), limit: limit, offset: offset, works: works),
-                                         context: context)
+                                         context: context, clock: clock)
     }
 
     /// The next book for this reviewer, claimed through the library as `shelfscan review` claims it: on a shared
@@ -36,14 +37,15 @@ struct ReviewRoutes: Sendable {
         do {
             let item = try library.claimNextPending(reviewer: Self.session(request), lease: reviewLease, after: body.after)
             return try JSONResponse.envelope(NextDTO(pending: try item.map(\.pendingCount) ?? library.pendingCount(),
-                                                     position: item?.queuePosition, work: item.map { detail($0.work) }), context: context)
+                                                     position: item?.queuePosition, work: item.map { detail($0.work) }),
+                                             context: context, clock: clock)
         } catch let error as LibraryError {
             throw Self.problem(error)
         }
     }
 
     func work(_ request: Request, context: ServerContext) async throws -> Response {
-        try JSONResponse.envelope(detail(try load(context)), context: context)
+        try JSONResponse.envelope(detail(try load(context)), context: context, clock: clock)
     }
 
     private func detail(_ work: Work) -> WorkDetail {
@@ -118,7 +120,7 @@ struct ReviewRoutes: Sendable {
         do {
             let receipt = try run()
             return try JSONResponse.envelope(ReshapeDTO(journalId: receipt.journalID, replacedWorkIds: receipt.replaced,
-                                                        createdWorkIds: receipt.created), context: context)
+                                                        createdWorkIds: receipt.created), context: context, clock: clock)
         } catch let failure as SpineReshape.Failure {
             throw Problem(.unprocessableContent, code: "CANNOT_RESHAPE", detail: failure.description)
         } catch let error as LibraryError {
@@ -138,13 +140,13 @@ struct ReviewRoutes: Sendable {
         let decisions = BulkVerify.decisions(try library.pendingWorks(photoContentHash: hash, row: body.row), row: body.row,
                                              threshold: threshold, session: Self.session(request))
         guard !decisions.isEmpty else {
-            return try JSONResponse.envelope(BulkDecisionDTO(journalId: nil, verifiedWorkIds: []), context: context)
+            return try JSONResponse.envelope(BulkDecisionDTO(journalId: nil, verifiedWorkIds: []), context: context, clock: clock)
         }
         do {
             let receipt = try library.review(batch: decisions, summary: BulkVerify.summary(count: decisions.count, row: body.row, threshold: threshold),
                                              defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
             return try JSONResponse.envelope(BulkDecisionDTO(journalId: receipt.journalID, verifiedWorkIds: decisions.map(\.workID)),
-                                             context: context)
+                                             context: context, clock: clock)
         } catch let error as LibraryError {
             throw Self.problem(error)
         }
@@ -157,7 +159,7 @@ struct ReviewRoutes: Sendable {
         do {
             let receipt = try library.undoLast(session: body.allSessions == true ? nil : (body.session ?? Self.session(request)))
             return try JSONResponse.envelope(UndoReceiptDTO(journalId: receipt.journalID, restoredWorkIds: receipt.restoredWorkIDs),
-                                             context: context)
+                                             context: context, clock: clock)
         } catch let error as LibraryError {
             throw Self.problem(error)
         }
@@ -173,7 +175,7 @@ struct ReviewRoutes: Sendable {
             let after = try receipt.resultingWorkID.flatMap { try library.work(id: $0) }
             return try JSONResponse.envelope(DecisionDTO(journalId: receipt.journalID, workId: receipt.workID, decision: action.name,
                                                          resultingWorkId: receipt.resultingWorkID, reviewStatus: after?.reviewStatus,
-                                                         revision: after?.revision), context: context)
+                                                         revision: after?.revision), context: context, clock: clock)
         } catch let error as LibraryError {
             throw Self.problem(error)
         }

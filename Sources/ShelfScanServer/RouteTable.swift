@@ -71,7 +71,7 @@ public enum RoutePath {
     public static let undo = "/v3/review/undo"
     public static let openAPI = "/openapi.json"
     public static let health = "/health"
-    /// The browser pages (`WebPages`) and the door to them (`BrowserSessionMiddleware`); not in the OpenAPI document.
+    /// The browser pages (`WebPages`) and the door to them (`BrowserSession`); not in the OpenAPI document.
     public static let findPage = "/find"
     public static let reviewPage = "/review"
     public static let login = "/login"

@@ -23,7 +23,7 @@ struct ScanRoutes: Sendable {
                                                   statusUrl: RoutePath.scan(id), resultsUrl: RoutePath.scanResults(id),
                                                   token: token, totalCount: job.totalCount,
                                                   leftOut: upload.leftOut.isEmpty ? nil : upload.leftOut),
-                                         status: .accepted, context: context, headers: [.location: RoutePath.scan(id)])
+                                         status: .accepted, context: context, clock: jobs.clock, headers: [.location: RoutePath.scan(id)])
     }
 
     struct Accepted: Encodable, Sendable {
@@ -39,21 +39,22 @@ struct ScanRoutes: Sendable {
     }
 
     func status(_ request: Request, context: ServerContext) async throws -> Response {
-        let job = try job(context)
-        return try JSONResponse.envelope(JobStatusDTO(job), context: context)
+        let id = try jobID(context)
+        guard let data = try jobs.directory.encodedStatus(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
+        return try JSONResponse.envelope(encodedData: data, context: context, clock: jobs.clock)
     }
 
     func results(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try jobID(context)
         guard let data = try jobs.encodedResults(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
-        return try JSONResponse.envelope(encodedData: data, context: context)
+        return try JSONResponse.envelope(encodedData: data, context: context, clock: jobs.clock)
     }
 
     /// Idempotent, as BooksTrack's: canceling a finished job answers its state unchanged.
     func cancel(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try jobID(context)
         guard let job = await jobs.cancel(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
-        return try JSONResponse.envelope(JobStatusDTO(job), context: context)
+        return try JSONResponse.envelope(JobStatusDTO(job), context: context, clock: jobs.clock)
     }
 
     /// Server-Sent Events: `progress` (id = photos processed), then one final `completed` (with the books) or
@@ -86,7 +87,7 @@ struct ScanRoutes: Sendable {
             loop: for await item in items {
                 switch item {
                 case .ping:
-                    try await writer.write(SSE.event("ping", data: ["timestamp": ISO8601.string(from: clock.date())]))
+                    try await writer.write(SSE.event("ping", data: ["timestamp": clock.timestamp()]))
                 case .state(let job):
                     let firstProgress = sent < 0 ? 0 : sent + 1
                     if firstProgress <= job.processedCount {
@@ -145,12 +146,6 @@ struct ScanRoutes: Sendable {
         guard let id = context.parameters.get("jobId", as: JobID.self) else { throw Problem.notFound(job: context.parameters.get("jobId") ?? "") }
         return id.uuid
     }
-
-    func job(_ context: ServerContext) throws -> ScanJob {
-        let id = try jobID(context)
-        guard let job = jobs.job(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
-        return job
-    }
 }
 
 /// A job's ID as a typed path or query parameter (`parameters.get("jobId", as: JobID.self)`): parsed in one
@@ -159,7 +154,7 @@ struct JobID: RawRepresentable, Sendable {
     let uuid: UUID
     var rawValue: String { uuid.uuidString.lowercased() }
     init?(rawValue: String) {
-        guard let uuid = UUID(uuidString: rawValue) else { return nil }
+        guard let uuid = Hex.uuid(rawValue) else { return nil }
         self.uuid = uuid
     }
 }

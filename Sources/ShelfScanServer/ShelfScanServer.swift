@@ -12,7 +12,9 @@ import UserDirectories
 ///
 /// Routes come from `RouteSpec.all` (also the OpenAPI document). Every request passes the request log and the
 /// problem mapper (every error becomes RFC 7807 JSON), then its route group's middleware: a job's token for a
-/// job's own routes, the server token for the rest, the rate limit for submissions.
+/// job's own routes, the server token for the rest, the rate limit for submissions, the pages' guard for the
+/// browser pages (`BrowserSession`). Nothing runs on every request that every request does not need: each
+/// middleware is a frame and a copy of the context, and bench-serve counts them.
 public struct ShelfScanServer: Sendable {
     public var configuration: ServerConfiguration
     public var scanner: PhotoScanner
@@ -67,6 +69,9 @@ public struct ShelfScanServer: Sendable {
         return UserDirectories.data(environment).appendingPathComponent("jobs/\(library.cropsDirectory.lastPathComponent)").path
     }
 
+    /// `SHELFSCAN_SERVER_TOKEN`, when set and not empty.
+    var serverToken: String? { configuration.token.flatMap { $0.isEmpty ? nil : $0 } }
+
     typealias Handler = @Sendable (Request, ServerContext) async throws -> Response
 
     /// The whole HTTP side over `jobs` and `library`, without a socket: `run` serves it, and tests drive it in
@@ -77,12 +82,11 @@ public struct ShelfScanServer: Sendable {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ProblemMiddleware<ServerContext>())
-        // The review and find pages' session cookie stands in for the Bearer token, so it is read before any group's
-        // token check; the pages guard their own token.
-        router.add(middleware: BrowserSessionMiddleware(serverToken: configuration.token.flatMap { $0.isEmpty ? nil : $0 }))
         register(router, jobs: jobs, library: library,
                  limiter: RateLimiter(perMinute: configuration.submissionsPerMinute, burst: configuration.submissionBurst, clock: jobs.clock))
-        WebPages(library: library).register(router)
+        let browser = BrowserSession(serverToken: serverToken)
+        browser.register(router)
+        WebPages(library: library).register(router.group().add(middleware: browser.pageGuard))
         return router
     }
 
@@ -90,12 +94,15 @@ public struct ShelfScanServer: Sendable {
     /// without a spec) stops the server at start, so the OpenAPI document and the router never disagree.
     func register(_ router: Router<ServerContext>, jobs: JobManager, library: any LibraryStoring, limiter: RateLimiter) {
         let scans = ScanRoutes(jobs: jobs, uploads: UploadReader(configuration), pingInterval: configuration.pingInterval)
-        let review = ReviewRoutes(library: library)
+        let review = ReviewRoutes(library: library, clock: jobs.clock)
         let socket = ProgressSocket(jobs: jobs, readyTimeout: configuration.readyTimeout)
         let openAPI = OpenAPIDocument.json(version: version)
-        let serverToken = configuration.token.flatMap { $0.isEmpty ? nil : $0 }
+        let jobToken = JobTokenMiddleware(serverToken: serverToken, jobs: jobs.directory)
+        // Only an upgrade can be refused before hummingbird-websocket answers it, so only the socket's group
+        // pays for the wrapper that hands its refusal on.
+        let upgrades = router.group().add(middleware: RefusedUpgradeMiddleware()).add(middleware: jobToken)
         let groups: [RouteSpec.Group: RouterGroup<ServerContext>] = [
-            .job: router.group().add(middleware: RefusedUpgradeMiddleware()).add(middleware: JobTokenMiddleware(serverToken: serverToken, jobs: jobs.directory)),
+            .job: router.group().add(middleware: jobToken),
             .submission: router.group().add(middleware: ServerTokenMiddleware(serverToken: serverToken))
                 .add(middleware: RateLimitMiddleware(limiter: limiter)),
             .decision: router.group().add(middleware: ServerTokenMiddleware(serverToken: serverToken))
@@ -111,14 +118,15 @@ public struct ShelfScanServer: Sendable {
             "openAPI": { _, _ in
                 Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: openAPI)))
             },
-            "health": { _, context in try JSONResponse.envelope(["status": "ok"], context: context) },
+            "health": { _, context in try JSONResponse.envelope(["status": "ok"], context: context, clock: jobs.clock) },
         ]
         let specs = RouteSpec.all
         precondition(Set(handlers.keys).union(["progressSocket"]) == Set(specs.map(\.operationId)), "RouteSpec.all and the handlers disagree")
         for spec in specs {
             guard let group = groups[spec.group] else { preconditionFailure("no router group for \(spec.group)") }
             if spec.webSocket {
-                group.ws(RouterPath(spec.routerPath), shouldUpgrade: socket.shouldUpgrade) { inbound, outbound, context in
+                precondition(spec.group == .job, "a WebSocket is a job's own route")
+                upgrades.ws(RouterPath(spec.routerPath), shouldUpgrade: socket.shouldUpgrade) { inbound, outbound, context in
                     try await socket.run(inbound: inbound, outbound: outbound, context: context)
                 }
             } else if let handler = handlers[spec.operationId] {

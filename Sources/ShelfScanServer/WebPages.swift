@@ -18,12 +18,8 @@ struct WebPages: Sendable {
     /// Pictures are drawn for a screen: the photo's long side at most this, which keeps one under ~300 kB.
     static let pictureSide = 1600
 
-    /// The paths that show library data, and so want the server token when one is set.
-    static func isPage(_ path: String) -> Bool {
-        path == RoutePath.findPage || path == RoutePath.reviewPage || path.hasPrefix(picturePrefix)
-    }
-
-    func register(_ router: Router<ServerContext>) {
+    /// Adds the pages to `router`: a group behind `BrowserSession.pageGuard`, as they show library data.
+    func register(_ router: some RouterMethods<ServerContext>) {
         router.get(RouterPath(RoutePath.findPage), use: find)
         router.get(RouterPath(RoutePath.reviewPage), use: review)
         router.get(RouterPath(Self.picturePrefix + ":workId/photo.jpg"), use: photo)
@@ -41,7 +37,8 @@ struct WebPages: Sendable {
     }
 
     func review(_ request: Request, context: ServerContext) async throws -> Response {
-        PageHTML.response(PageHTML.page(title: "Review", body: PageAssets.text("review-body.html"), script: "review.js"))
+        let page = PageHTML.page(title: "Review", body: PageAssets.text("review-body.html"), script: "review.js")
+        return BrowserSession.namingReviewer(PageHTML.response(page), for: request)
     }
 
     /// The Work's photo, shrunk, with its spine outlined.
@@ -101,8 +98,7 @@ enum PageAssets {
         files[name].map { String(decoding: $0, as: UTF8.self) } ?? "<p class=\"error\">This build lacks \(PageHTML.escape(name)).</p>"
     }
 
-    static func response(_ path: String) throws -> Response {
-        let name = String(path.dropFirst(WebPages.assetPrefix.count))
+    static func response(_ name: String) throws -> Response {
         guard let bytes = files[name], !name.hasSuffix(".html") else {
             throw Problem(.notFound, code: "NOT_FOUND", detail: "No page file \(name).")
         }

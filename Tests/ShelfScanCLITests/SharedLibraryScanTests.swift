@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import LibraryPostgres
+import ShelfScan
 import ShelfScanTestSupport
 import Testing
 #if canImport(Glibc)
@@ -55,6 +56,40 @@ struct SharedLibraryScanTests {
         #expect(try store.stats().photos == 16)
         let a = try worksPerPhoto(shared), b = try worksPerPhoto(reference)
         #expect(a.count == 16 && a == b, "every photo filed once, with the same Works as one uninterrupted run")
+    }
+
+    /// A photo another worker holds is waited for, never scanned twice: filed there while this worker waits, it
+    /// is skipped here; let go there (that worker died, its lease ran out), it is scanned here. The pause between
+    /// asks is a gate that moves the other worker, so neither branch sits out a real lease.
+    @Test func aPhotoHeldByAnotherWorkerIsSkippedOnceFiledThereAndScannedOnceLetGo() async throws {
+        let (dir, _) = try ScanCommandTests.photoFolder(count: 2, firstSeed: 500)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let library = try Self.freshLibrary()
+        let other = try PostgresLibraryStore(url: library, password: Self.password)
+        let photos = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().map { dir.appendingPathComponent($0).path }
+        let hashes = try photos.map { ContentHash.sha256Hex([UInt8](try Data(contentsOf: URL(fileURLWithPath: $0)))) }
+        for hash in hashes { #expect(try other.claimPhoto(contentHash: hash, worker: "other", lease: 3600)) }
+        actor Pauses { var count = 0; func add() { count += 1 } }
+        let pauses = Pauses()
+        var scanner = PhotoScanner(library: try PostgresLibraryStore(url: library, password: Self.password))
+
+        // The other worker files the first photo during the first pause: skipped here, nothing filed twice
+        scanner.claimPause = {
+            await pauses.add()
+            _ = try other.file(PhotoFiling(contentHash: hashes[0], originalImagePath: photos[0], imageWidth: 640, imageHeight: 360, spines: []))
+        }
+        let skipped = await scanner.scan(photoAt: photos[0])
+        guard case .skipped = skipped else { Issue.record("not skipped: \(skipped)"); return }
+        #expect(await pauses.count == 1)
+        // The other worker lets the second photo go during the first pause: scanned and filed here
+        scanner.claimPause = {
+            await pauses.add()
+            try other.releasePhoto(contentHash: hashes[1], worker: "other")
+        }
+        let scanned = await scanner.scan(photoAt: photos[1])
+        guard case .scanned(let scan) = scanned else { Issue.record("not scanned: \(scanned)"); return }
+        #expect(await pauses.count == 2 && !scan.filedWorkIDs.isEmpty)
+        #expect(try other.stats().photos == 2)
     }
 
     @Test func unreachableServerOrWrongPasswordIsOneLineAndNothingFiled() throws {

@@ -6,7 +6,9 @@ import ShelfScanServer
 import ShelfScanTestSupport
 import Testing
 
-/// Every bad input is a 4xx problem, the server keeps running, and the library is untouched.
+/// Bad input and missing tokens against the real binary, over real sockets: what only a running `serve` shows
+/// (its log, its refusal to start). Each problem from each cause, and the rate limit on a moved clock, are
+/// `ProblemTests` and `AccessTests`, in process.
 @Suite(.serialized)
 struct BadInputTests {
     /// Asserts the RFC 7807 shape and returns the problem's code.
@@ -19,63 +21,6 @@ struct BadInputTests {
         #expect(problem["status"] as? Int == status, sourceLocation: sourceLocation)
         #expect(problem["type"] is String && problem["title"] is String && problem["detail"] is String, sourceLocation: sourceLocation)
         return problem
-    }
-
-    @Test func badUploadsAreProblemsAndLeaveTheLibraryUntouched() async throws {
-        // Given a server with small limits (2 photos, 1 MB and 1 megapixel per photo, 2 MB per request) and no rate limit
-        let server = try ServerProcess.start(["--max-photos", "2", "--max-photo-mb", "1", "--max-upload-mb", "2", "--max-megapixels", "1",
-                                              "--rate-limit", "0"])
-        let client = Client(server)
-        defer { Task { try? await client.shutdown() } }
-        let photo = try Samples.drawn(seed: 1)
-
-        // Wrong content type (JSON instead of multipart; text instead of image for v1)
-        Self.expectProblem(try await client.postJSON(RoutePath.scans, ["photos": "x"]), 400, "UNSUPPORTED_CONTENT_TYPE")
-        Self.expectProblem(try await client.send("POST", RoutePath.submitV1, headers: [("Content-Type", "text/plain")], body: photo),
-                           400, "UNSUPPORTED_CONTENT_TYPE")
-        // Malformed multipart: no boundary; a body cut short; a body with the wrong boundary; no photo field
-        Self.expectProblem(try await client.send("POST", RoutePath.scans, headers: [("Content-Type", "multipart/form-data")], body: photo),
-                           400, "MALFORMED_MULTIPART")
-        let (whole, contentType) = Multipart.body([("photos[]", "a.jpg", photo)])
-        Self.expectProblem(try await client.send("POST", RoutePath.scans, headers: [("Content-Type", contentType)], body: whole.prefix(whole.count / 2)),
-                           400, "MALFORMED_MULTIPART")
-        Self.expectProblem(try await client.send("POST", RoutePath.scans, headers: [("Content-Type", "multipart/form-data; boundary=other")], body: whole),
-                           400, "MALFORMED_MULTIPART")
-        let noPhotos = Self.expectProblem(try await client.submit([photo], field: "attachment"), 400, "NO_PHOTOS")
-        #expect((noPhotos["detail"] as? String)?.contains("(shelf-0.jpg came in field attachment)") == true, "\(noPhotos)")
-        // Too many photos
-        Self.expectProblem(try await client.submit([photo, photo, photo]), 400, "TOO_MANY_PHOTOS")
-        // Per-photo and per-request size
-        let big = Data(repeating: 0xFF, count: 1_200_000)
-        Self.expectProblem(try await client.submit([big]), 413, "PHOTO_TOO_LARGE")
-        let huge = Data(repeating: 0xFF, count: 2_300_000)
-        Self.expectProblem(try await client.submit([huge]), 413, "REQUEST_TOO_LARGE")
-        Self.expectProblem(try await client.send("POST", RoutePath.submitV1, headers: [("Content-Type", "image/jpeg")], body: big),
-                           413, "REQUEST_TOO_LARGE")
-        // Not an image at all; a PNG cut after its header; a photo over the pixel limit (1600 x 900 > 1 MP)
-        Self.expectProblem(try await client.submit([Data("hello, not a photo".utf8)]), 415, "UNSUPPORTED_IMAGE")
-        Self.expectProblem(try await client.submit([Self.pngHeader(width: 640, height: 480)]), 400, "TRUNCATED_IMAGE")
-        Self.expectProblem(try await client.submit([try Samples.drawn(seed: 3, width: 1600)]), 413, "TOO_MANY_PIXELS")
-        // A v1 job ID that is not a UUID
-        Self.expectProblem(try await client.send("POST", "\(RoutePath.submitV1)?jobId=123", headers: [("Content-Type", "image/jpeg")], body: photo),
-                           400, "INVALID_JOB_ID")
-        // Unknown jobs, on every job route
-        let unknown = UUID().uuidString.lowercased()
-        for path in [RoutePath.scan(unknown), RoutePath.scanResults(unknown), RoutePath.scanStream(unknown),
-                     RoutePath.resultsV1(unknown), RoutePath.scan("not-a-uuid")] {
-            Self.expectProblem(try await client.get(path), 404, "JOB_NOT_FOUND")
-        }
-        Self.expectProblem(try await client.send("DELETE", RoutePath.scan(unknown)), 404, "JOB_NOT_FOUND")
-        Self.expectProblem(try await client.get("\(RoutePath.progressSocket)?jobId=\(unknown)"), 404, "JOB_NOT_FOUND")
-
-        // Then the server still answers, and nothing reached the library or the jobs folder
-        #expect(try await client.get(RoutePath.health).status == 200)
-        let store = try LibraryStore(path: server.library)
-        #expect(try store.pendingCount() == 0)
-        #expect(try store.works(includePending: true).isEmpty)
-        let jobs = URL(fileURLWithPath: server.library).deletingPathExtension().appendingPathExtension("jobs").path
-        #expect(try FileManager.default.contentsOfDirectory(atPath: jobs).isEmpty)
-        #expect(server.process.isRunning)
     }
 
     @Test func filesInFieldsThatAreNotReadAreNamedInTheAnswer() async throws {
@@ -149,30 +94,6 @@ struct BadInputTests {
         // And what counts as this machine only
         for host in ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost", "LOCALHOST"] { #expect(ServerConfiguration.isLoopback(host), "\(host)") }
         for host in ["0.0.0.0", "::", "192.168.1.20", "10.0.0.1", "shelf.local", "::2", ""] { #expect(!ServerConfiguration.isLoopback(host), "\(host)") }
-    }
-
-    @Test func submissionsAreRateLimitedPerClientWithRetryAfter() async throws {
-        // Given a limit of 2 submissions a minute
-        let server = try ServerProcess.start(["--rate-limit", "2"])
-        let client = Client(server)
-        defer { Task { try? await client.shutdown() } }
-        // When one client submits 12 jobs at once (the burst, 10 by default, is spent first)
-        var statuses: [Int] = []
-        var last: Reply?
-        for seed in 0..<12 {
-            let reply = try await client.submit([try Samples.drawn(seed: 100 + UInt64(seed), width: 320)])
-            statuses.append(reply.status)
-            last = reply
-        }
-        // Then the submissions past the burst are 429 with Retry-After, and status routes stay open
-        #expect(statuses.prefix(10).allSatisfy { $0 == 202 })
-        let limited = try #require(last)
-        let problem = Self.expectProblem(limited, 429, "RATE_LIMIT_EXCEEDED")
-        let retryAfter = try #require(limited.header("Retry-After").flatMap(Int.init))
-        #expect((1...30).contains(retryAfter))
-        #expect(problem["retryAfter"] as? Int == retryAfter)
-        #expect(problem["retryable"] as? Bool == true)
-        #expect(try await client.get(RoutePath.health).status == 200)
     }
 
     /// A PNG signature and IHDR claiming a size, and nothing else: the pixel limit is checked from the header.

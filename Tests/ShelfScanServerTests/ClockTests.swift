@@ -37,6 +37,32 @@ import Testing
         }
     }
 
+    @Test func everyEnvelopeIsDatedByTheClockAndAStatusReadsItsJobsLatestState() async throws {
+        let scene = try InProcessScene()
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.test { client in
+            func timestamp(_ reply: TestResponse) -> String? { (reply.json["metadata"] as? [String: Any])?["timestamp"] as? String }
+            let start = ISO8601.string(from: ManualClock.epoch), later = ISO8601.string(from: ManualClock.epoch.addingTimeInterval(90))
+            // Given a job held at the gate: its status (asked for in capitals) says so, dated when the clock started
+            let (id, token) = try await scene.heldJob(client, seed: 74)
+            let held = try await client.get(RoutePath.scan(id.uppercased()), token: token)
+            #expect(held.data["status"] as? String == "processing" && held.data["jobId"] as? String == id)
+            #expect(timestamp(held) == start && held.data["startTime"] as? String == start)
+
+            // When 90 s pass on the clock and the job completes
+            scene.clock.advance(by: .seconds(90))
+            await scene.gate.open()
+            #expect(try await scene.finished(id).status == .completed)
+
+            // Then its status says completed at that time, and every envelope is dated by the clock
+            let done = try await client.get(RoutePath.scan(id), token: token)
+            #expect(done.data["status"] as? String == "completed" && done.data["completedTime"] as? String == later)
+            #expect(timestamp(done) == later)
+            #expect(timestamp(try await client.get(RoutePath.scanResults(id), token: token)) == later)
+            #expect(timestamp(try await client.get(RoutePath.health)) == later)
+        }
+    }
+
     @Test func aStreamSendsAPingEachIntervalWhileItsJobIsHeld() async throws {
         let scene = try InProcessScene()
         defer { try? FileManager.default.removeItem(at: scene.directory) }

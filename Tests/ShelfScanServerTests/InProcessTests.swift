@@ -1,3 +1,4 @@
+import BookModel
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -27,7 +28,7 @@ struct InProcessScene: @unchecked Sendable {
     let clock: ManualClock
 
     init(serverToken: String? = nil, concurrentJobs: Int = 1, perMinute: Int = 30, burst: Int = 10,
-         jobsDirectory: URL? = nil) throws {
+         jobsDirectory: URL? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         directory = try ShelfscanProcess.temporaryDirectory("in-process")
         library = try LibraryStore(path: directory.appendingPathComponent("library.sqlite").path)
         var configuration = ServerConfiguration()
@@ -35,6 +36,7 @@ struct InProcessScene: @unchecked Sendable {
         configuration.concurrentJobs = concurrentJobs
         configuration.submissionsPerMinute = perMinute
         configuration.submissionBurst = burst
+        configure(&configuration)
         var scanner = PhotoScanner(library: library)
         scanner.configuration.fileResults = true
         let gate = PhotoGate()
@@ -309,6 +311,151 @@ extension TestResponse {
     }
 }
 
+/// Every problem the routes answer, each from the request that causes it; the library and the jobs folder
+/// untouched by all of them.
+@Suite struct ProblemTests {
+    @Test func everyBadUploadIsItsOwnProblemAndLeavesNothingBehind() async throws {
+        // Given small limits: 2 photos, 1 MB and 1 megapixel a photo, 2 MB a request; no rate limit
+        let scene = try InProcessScene(serverToken: "s3cret-token", perMinute: 0) {
+            $0.maxPhotos = 2; $0.maxPhotoBytes = 1_000_000; $0.maxRequestBytes = 2_000_000; $0.maxPixels = 1_000_000
+        }
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        let photo = try Samples.drawn(seed: 47, width: 320)
+        try await scene.test { client in
+            let auth: HTTPFields = [.authorization: "Bearer s3cret-token"]
+            func post(_ uri: String, _ contentType: String, _ body: Data) async throws -> TestResponse {
+                var headers = auth
+                headers[.contentType] = contentType
+                return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: body))
+            }
+            func submit(_ photos: [Data], field: String = "photos[]") async throws -> TestResponse {
+                let (body, contentType) = Multipart.body(photos.enumerated().map { (field, "shelf-\($0.offset).jpg", $0.element) })
+                return try await post(RoutePath.scans, contentType, body)
+            }
+            // The wrong content type
+            try await post(RoutePath.scans, "application/json", Data("{}".utf8)).expectProblem(400, "UNSUPPORTED_CONTENT_TYPE")
+            try await post(RoutePath.submitV1, "text/plain", photo).expectProblem(400, "UNSUPPORTED_CONTENT_TYPE")
+            // Multipart without a boundary, cut short, with another boundary, without a photos[] field
+            let (whole, contentType) = Multipart.body([("photos[]", "a.jpg", photo)])
+            try await post(RoutePath.scans, "multipart/form-data", whole).expectProblem(400, "MALFORMED_MULTIPART")
+            try await post(RoutePath.scans, contentType, whole.prefix(whole.count / 2)).expectProblem(400, "MALFORMED_MULTIPART")
+            try await post(RoutePath.scans, "multipart/form-data; boundary=other", whole).expectProblem(400, "MALFORMED_MULTIPART")
+            let elsewhere = try await submit([photo], field: "attachment")
+            elsewhere.expectProblem(400, "NO_PHOTOS")
+            #expect((elsewhere.json["detail"] as? String)?.contains("(shelf-0.jpg came in field attachment)") == true, "\(elsewhere.json)")
+            // Too many photos, a photo too big, a request too big (v3 and v1), an empty photo
+            try await submit([photo, photo, photo]).expectProblem(400, "TOO_MANY_PHOTOS")
+            try await submit([Data(repeating: 0xFF, count: 1_200_000)]).expectProblem(413, "PHOTO_TOO_LARGE")
+            try await submit([Data(repeating: 0xFF, count: 2_300_000)]).expectProblem(413, "REQUEST_TOO_LARGE")
+            try await post(RoutePath.submitV1, "image/jpeg", Data(repeating: 0xFF, count: 1_200_000)).expectProblem(413, "REQUEST_TOO_LARGE")
+            try await submit([Data()]).expectProblem(400, "EMPTY_PHOTO")
+            // Not an image, an image cut after its header, an image over the pixel limit (1600 x 900)
+            try await submit([Data("hello, not a photo".utf8)]).expectProblem(415, "UNSUPPORTED_IMAGE")
+            try await submit([BadInputTests.pngHeader(width: 640, height: 480)]).expectProblem(400, "TRUNCATED_IMAGE")
+            try await submit([try Samples.drawn(seed: 3, width: 1600)]).expectProblem(413, "TOO_MANY_PIXELS")
+            // A v1 job ID that is not a UUID, or is one already taken
+            try await post("\(RoutePath.submitV1)?jobId=123", "image/jpeg", photo).expectProblem(400, "INVALID_JOB_ID")
+            let taken = UUID().uuidString.lowercased()
+            #expect(try await post("\(RoutePath.submitV1)?jobId=\(taken)", "image/jpeg", photo).status == .accepted)
+            try await post("\(RoutePath.submitV1)?jobId=\(taken)", "image/jpeg", photo).expectProblem(409, "JOB_EXISTS")
+            // An unknown job on every job route (the server token reaches every job, so it is plainly not found),
+            // and a socket without a job
+            let unknown = UUID().uuidString.lowercased()
+            for path in [RoutePath.scan(unknown), RoutePath.scanResults(unknown), RoutePath.scanStream(unknown),
+                         RoutePath.resultsV1(unknown), RoutePath.scan("not-a-uuid"), "\(RoutePath.progressSocket)?jobId=\(unknown)"] {
+                try await client.get(path, token: "s3cret-token").expectProblem(404, "JOB_NOT_FOUND")
+            }
+            try await client.execute(uri: RoutePath.scan(unknown), method: .delete, headers: auth).expectProblem(404, "JOB_NOT_FOUND")
+            try await client.get(RoutePath.progressSocket, token: "s3cret-token").expectProblem(400, "MISSING_JOB_ID")
+        }
+        // And nothing but the one accepted job reached the library or the jobs folder
+        await scene.gate.open()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scene.directory.appendingPathComponent("jobs").path).count == 1)
+    }
+
+    @Test func reviewRoutesAnswerEachRefusalWithItsProblem() async throws {
+        let scene = try InProcessScene()
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        // Given a Work filed without a photo or a crop
+        let spine = SpineFiling(title: "Kindred", authors: ["Octavia E. Butler"], boundingBox: BoundingBox(x: 0.1, y: 0.1, width: 0.1, height: 0.8),
+                                polygon: [[0.1, 0.1], [0.2, 0.1], [0.2, 0.9], [0.1, 0.9]], row: 0, position: 0, detectionConfidence: 0.9)
+        let id = try #require(try scene.library.file(PhotoFiling(contentHash: String(repeating: "e", count: 64), originalImagePath: "/nowhere.jpg",
+                                                                 imageWidth: 900, imageHeight: 600, spines: [spine])).first)
+        let revision = try #require(try scene.library.work(id: id)).revision
+        try await scene.test { client in
+            func post(_ uri: String, _ json: String) async throws -> TestResponse {
+                try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+            }
+            try await client.get(RoutePath.workCrop(id)).expectProblem(404, "NO_CROP")
+            try await client.get("\(WebPages.picturePrefix)\(id)/photo.jpg").expectProblem(404, "NO_PHOTO")
+            try await post(RoutePath.decision(id, "verify"), "{\"revision\": \(revision + 1)}").expectProblem(409, "CONFLICT")
+            try await post(RoutePath.decision(id, "merge"), "{}").expectProblem(422, "INVALID")
+            try await post(RoutePath.decision(id, "verify"), "{\"title\": \"\(String(repeating: "a", count: 70_000))\"}")
+                .expectProblem(413, "REQUEST_TOO_LARGE")
+            try await post(RoutePath.undo, "{}").expectProblem(409, "NOTHING_TO_UNDO")
+            // A decision the library takes answers 200, and it is undone once, not twice
+            #expect(try await post(RoutePath.decision(id, "verify"), "{\"revision\": \(revision)}").status == .ok)
+            #expect(try await post(RoutePath.undo, "{}").status == .ok)
+            try await post(RoutePath.undo, "{}").expectProblem(409, "NOTHING_TO_UNDO")
+        }
+    }
+
+    /// An error nobody turned into a problem is a 500 problem whose detail names nothing inside the server.
+    @Test func anUnexpectedErrorIsA500ProblemThatSaysNothingOfItsCause() async throws {
+        struct StoreFailure: Error { let path = "/var/lib/shelfscan/library.sqlite: disk I/O error" }
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: ProblemMiddleware<ServerContext>())
+        router.get("/fails") { _, _ -> Response in throw StoreFailure() }
+        try await Application(router: router).test(.router) { client in
+            let reply = try await client.get("/fails")
+            reply.expectProblem(500, "INTERNAL_ERROR")
+            #expect(reply.json["retryable"] as? Bool == true)
+            let body = String(buffer: reply.body)
+            #expect(!body.contains("disk I/O") && !body.contains("StoreFailure"), "\(body)")
+        }
+    }
+}
+
+/// v1's WebSocket with the job in each state it can be in when a client connects, set at the gate.
+@Suite struct ProgressSocketTests {
+    @Test func aClientThatSaysReadyHearsReadyAckFirstWhetherItsJobIsQueuedRunningOrOver() async throws {
+        let scene = try InProcessScene(concurrentJobs: 1)
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.live { client in
+            let port = try #require(client.port)
+            func converse(_ job: (id: String, token: String)) async -> BlockingWebSocket.Transcript {
+                await BlockingWebSocket.converse(port: port, path: "\(RoutePath.progressSocket)?jobId=\(job.id)",
+                                                 headers: [("Sec-WebSocket-Protocol", "bookstrack-auth.\(job.token)")], send: [#"{"type":"ready"}"#])
+            }
+            func types(_ transcript: BlockingWebSocket.Transcript) -> [String] {
+                transcript.texts.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String }
+            }
+            // Given one job held at the gate (running) and a second queued behind it, a client on each: each
+            // handler has subscribed once its ready timeout sleeps on the clock
+            let running = try await scene.heldJob(client, seed: 75)
+            let queued = try await client.submit([try Samples.drawn(seed: 76, width: 320)]).acceptedJob()
+            async let onQueued = converse(queued)
+            await scene.clock.sleepsStarted(1)
+            async let onRunning = converse(running)
+            await scene.clock.sleepsStarted(2)
+
+            // When both jobs complete
+            await scene.gate.open()
+
+            // Then each client heard ready_ack first, then the job from its start to job_complete, and was closed
+            for transcript in [await onQueued, await onRunning] {
+                #expect(transcript.failure == nil, "\(transcript.failure ?? "")")
+                #expect(types(transcript) == ["ready_ack", "job_started", "job_progress", "job_progress", "job_complete"], "\(transcript.texts)")
+                #expect(transcript.closeCode == 1000)
+            }
+            // And a client of the finished job hears ready_ack, then the final message alone
+            let late = await converse(running)
+            #expect(types(late) == ["ready_ack", "job_complete"], "\(late.texts)")
+            #expect(late.closeCode == 1000)
+        }
+    }
+}
+
 @Suite struct JobRunnerTests {
     @Test func aQueuedJobIsCanceledWhileAnotherIsHeldAndTheHeldOneStillCompletes() async throws {
         // Given one job held at the gate (processing) and a second queued behind it: one job at a time
@@ -423,6 +570,18 @@ extension TestResponse {
 }
 
 @Suite struct RouteTableTests {
+    /// Job IDs are parsed by hand (`Hex.uuid`, not Foundation's `sscanf`): the same answer as Foundation's for
+    /// each form a client might send.
+    @Test func aJobIDIsReadAsFoundationReadsIt() {
+        let id = UUID()
+        for text in [id.uuidString, id.uuidString.lowercased(), "3F2B8C1E-6a4d-4F0E-9b7a-1C2D3E4F5A6B", "3f2b8c1e6a4d4f0e9b7a1c2d3e4f5a6b",
+                     "3f2b8c1e-6a4d-4f0e-9b7a-1c2d3e4f5a6", "3f2b8c1e-6a4d-4f0e-9b7a-1c2d3e4f5a6bb", "3f2b8c1e-6a4d-4f0e-9b7a+1c2d3e4f5a6b",
+                     "3f2b8c1g-6a4d-4f0e-9b7a-1c2d3e4f5a6b", "3f2b8c1e-6a4d-4f0e-9b7a-1c2d3e4f5a6 ", "", "not-a-uuid"] {
+            #expect(JobID(rawValue: text)?.uuid == UUID(uuidString: text), "\(text)")
+        }
+    }
+
+
     @Test func openAPIDescribesEveryRouteTheRouterAnswersAndNoOther() async throws {
         let scene = try InProcessScene()
         defer { try? FileManager.default.removeItem(at: scene.directory) }

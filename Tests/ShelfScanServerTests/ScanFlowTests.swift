@@ -86,12 +86,12 @@ struct ScanFlowTests {
     }
 
     @Test func v1RawUploadFollowedOverAWebSocket() async throws {
-        // Given a running server scanning one job at a time, busy with a bigger v3 job, and a photo posted raw
-        // with a client-chosen job ID (so the socket most likely opens while that job is still queued)
-        let server = try ServerProcess.start(["--concurrent-jobs", "1"])
+        // Given a running server and a photo posted raw with a client-chosen job ID. Whether the socket below opens
+        // while the job is queued, running or over is the scan's business here; `ProgressSocketTests` sets each
+        // of those states at the gate.
+        let server = try ServerProcess.start()
         let client = Client(server)
         defer { Task { try? await client.shutdown() } }
-        #expect(try await client.submit([try Samples.photo("shelf-01.jpg")]).status == 202)
         let jobID = UUID().uuidString.lowercased()
         let accepted = try await client.send("POST", "\(RoutePath.submitV1)?jobId=\(jobID)", headers: [("Content-Type", "image/jpeg")],
                                              body: try Samples.drawn(seed: 7))

@@ -124,6 +124,11 @@ final class WebDriver: @unchecked Sendable {
     /// read at that moment). The page itself re-checks every 50 ms, so the wait ends with the DOM it waited for;
     /// the script timeout (`deadline`) only ends a wait for a state that never comes, and the error then shows
     /// what the page said.
+    ///
+    /// A click that submits a form starts a navigation the driver does not wait for: the wait's script may start
+    /// in the page being left, and die with it (chromedriver then answers at once, as a script timeout). The page
+    /// is marked before the script runs, so such a wait is told from one that ran out of time: the mark is gone
+    /// with the page, and the wait goes on in the page that replaced it.
     @discardableResult
     func wait(until condition: String, value: String = "true") async throws -> Any? {
         let script = """
@@ -131,9 +136,14 @@ final class WebDriver: @unchecked Sendable {
             const check = () => { try { return (\(condition)); } catch (e) { return false; } };
             (function poll() { if (check()) { done(\(value)); } else { setTimeout(poll, 50); } })();
             """
+        let mark = UUID().uuidString
+        try await run("window.shelfscanWaitMark = arguments[0]", [mark])
         do {
             return try await send("POST", "/execute/async", ["script": script, "args": []])
         } catch {
+            if (try? await run("return window.shelfscanWaitMark || ''")) as? String != mark {
+                return try await wait(until: condition, value: value)
+            }
             let page = (try? await run("return document.body ? document.body.innerText : ''")) as? String ?? ""
             throw HarnessError("the page never reached \(condition): \(error)\nThe page said:\n\(page)")
         }
