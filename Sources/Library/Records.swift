@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import GRDB
+import LibraryCore
 
 // Row types: the database's view of BookModel's values. They stay inside `Library`; callers only see
 // `Work`, `Edition`, `Author` and `UserLibraryEntry`.

@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import GRDB
+import LibraryCore
 
 /// The rows of a Work's graph as engine-neutral values, column name to value, made by the same records the
 /// SQLite store writes. Another engine's store (PostgreSQL) stores and reads these, so a Work round-trips
@@ -29,30 +30,6 @@ public enum WorkRows {
         try neutral(EntryRecord(entry, workId: workId), table: "libraryEntry")
     }
     public static func entry(_ values: Values) throws -> UserLibraryEntry { try EntryRecord(row: row(values)).model }
-
-    /// The Work a scan files for one spine: shared by both stores so a photo files the same on each.
-    public static func filedWork(_ spine: SpineFiling, photo: PhotoFiling, crop: String?, date: Date) -> Work {
-        let title = spine.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        var w = Work(title: title.isEmpty ? Work.unreadTitle : String(title.prefix(Rules.titleMaxLength)),
-                     reviewStatus: .needsReview, dateCreated: date)
-        w.setAuthorNames(spine.authors.map { String($0.prefix(Rules.authorNameMaxLength)) }
-            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }, at: date)
-        w.originalImagePath = photo.originalImagePath
-        w.boundingBox = spine.boundingBox
-        w.primaryProvider = spine.reader
-        w.spine = SpineProvenance(photoContentHash: photo.contentHash, row: spine.row, position: spine.position,
-                                  lying: spine.lying, polygon: spine.polygon, detectionConfidence: spine.detectionConfidence,
-                                  readingConfidence: spine.readingConfidence, rawText: spine.rawText, reader: spine.reader,
-                                  model: spine.model, promptVersion: spine.promptVersion, readError: spine.readError,
-                                  callNumber: spine.callNumber, catalogScore: spine.catalogScore, cropFile: crop,
-                                  enrichmentStatus: spine.enrichmentStatus, textRunsUp: spine.textRunsUp)
-        if let isbn = spine.isbn.flatMap(ISBN.valid) {
-            w.editions = [Edition(isbn: isbn, dateCreated: date)]
-        }
-        if let enrichment = spine.enrichment { w.applyEnrichment(enrichment, at: date) }
-        w.lastModified = date
-        return w
-    }
 
     /// The kinds `LibraryDump` gives the table's columns decide how each GRDB value is read: a date is
     /// stored by GRDB as text, a boolean as an integer.

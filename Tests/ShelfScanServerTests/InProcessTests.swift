@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Library
+import LibraryCore
 import Logging
 import NIOCore
 import NIOFoundationCompat
