@@ -146,9 +146,8 @@ public struct SpinePiece: Sendable, Equatable {
 }
 
 extension SpinePiece {
-    /// The pending Work a split or join files for one piece: shared by both stores so a reshape files the same
-    /// on each. It keeps the photo, reader and shelf place of `first` (the leftmost Work replaced), `offset`
-    /// places along the shelf from it.
+    /// The pending Work a split or join files for one piece, by the reshape rule, on either engine. It keeps the
+    /// photo, reader and shelf place of `first` (the leftmost Work replaced), `offset` places along the shelf from it.
     public static func work(_ piece: SpinePiece, replacing first: Work, offset: Int, cropFile: String, date: Date) -> Work {
         let title = piece.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         var w = Work(title: title.isEmpty ? Work.unreadTitle : String(title.prefix(Rules.titleMaxLength)),
@@ -174,7 +173,7 @@ extension SpinePiece {
 /// How a split or a join moves the books after it along their shelf row: a box cut in two takes one place
 /// more, two boxes joined one fewer, so every book keeps a place of its own, in order. Without it the right
 /// piece of a split shared the next book's place, and joining that piece picked the book instead of the
-/// other piece. Both stores move the row by this rule, and move it back on undo.
+/// other piece. The reshape rule moves the row by this, and undo moves it back.
 public struct ShelfRowShift: Sendable, Equatable {
     public var photoContentHash: String
     public var row: Int

@@ -8,6 +8,9 @@ import ShelfScan
 /// session (keys in, database state out) without a terminal.
 struct ReviewRunner {
     let store: any LibraryStoring
+    /// Who holds the Work on screen, on a shared library: this process (`processReviewer`), whose decisions the
+    /// store never refuses as another reviewer's.
+    let reviewer: String
     var session: ReviewSession
     var defaults: ReviewDefaults
     /// The reviewed library in memory, kept current as this session verifies and merges.
@@ -28,8 +31,9 @@ struct ReviewRunner {
     private(set) var quit = false
 
     init(store: any LibraryStoring, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
-         catalogLookup: (@Sendable (Work) -> [CatalogCandidate])? = nil) throws {
+         catalogLookup: (@Sendable (Work) -> [CatalogCandidate])? = nil, reviewer: String = processReviewer) throws {
         self.store = store
+        self.reviewer = reviewer
         var session = session
         session.hasCatalog = catalogLookup != nil
         self.session = session
@@ -58,7 +62,7 @@ struct ReviewRunner {
                 case .loadResume:
                     event = loaded(try claim(from: store.resumeItem(session: session.sessionName)?.work.id))
                 case let .loadNext(after):
-                    event = loaded(try store.claimNextPending(reviewer: processReviewer, lease: reviewLease, after: after))
+                    event = loaded(try store.claimNextPending(reviewer: reviewer, lease: reviewLease, after: after))
                 case let .loadItem(id):
                     event = loaded(try claim(from: id))
                 case let .decide(decision):
@@ -109,7 +113,7 @@ struct ReviewRunner {
     /// The first pending Work from `id` on (round past the queue's end) that nobody else holds, now held by this
     /// reviewer: on a shared library two people are never shown the same Work. On SQLite, the plain queue.
     private func claim(from id: Work.ID?) throws -> ReviewItem? {
-        try store.claimNextPending(reviewer: processReviewer, lease: reviewLease, after: id.map { $0 - 1 })
+        try store.claimNextPending(reviewer: reviewer, lease: reviewLease, after: id.map { $0 - 1 })
     }
 
     private func split(_ id: Work.ID, revision: Int, at fraction: Double) throws -> ReviewEvent {
