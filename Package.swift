@@ -5,7 +5,8 @@
 //   C libraries → CImageCodecs / CTesseract, CPixelLoops → ShelfImage → SpineDetection, SpineReading
 //   ONNX Runtime (dlopen'd) → OnnxRuntime → PPOCR → SpineReading
 //   BookModel (Foundation only) → LibraryCore (the library's protocol, values and rules, no database) → Library
-//   (the SQLite engine, GRDB) and LibraryPostgres (the PostgreSQL engine, postgres-nio); BookModel → Catalog
+//   (the SQLite engine, GRDB) and LibraryPostgres (the PostgreSQL engine, postgres-nio), neither importing the other;
+//   BookModel → Catalog
 //   UserDirectories (XDG places, and the one reader of config.json) → SpineReading, Enrichment, PPOCR, the CLI
 //   ShelfScan (the pipeline) → ShelfScanServer (HTTP door, Hummingbird) → ShelfScanCLI (commands) → shelfscan
 //   The pipeline and the server see only `LibraryStoring`; the CLI, which puts the program together, opens
@@ -92,7 +93,7 @@ let package = Package(
         .target(
             name: "LibraryPostgres",
             dependencies: [
-                "LibraryCore", "Library", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "LibraryCore", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

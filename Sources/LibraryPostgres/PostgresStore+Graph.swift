@@ -1,6 +1,5 @@
 import BookModel
 import Foundation
-import Library
 import LibraryCore
 import NIOCore
 import PostgresNIO
