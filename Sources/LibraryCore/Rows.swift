@@ -290,9 +290,9 @@ enum RowValues {
         case let v as Double: .real(v)
         case let v as String: .text(v)
         case let v as Date: .date(v)
-        default:
-            if let single = try? SingleValueProbe.value(of: value) { single }
-            else { .text(String(decoding: try jsonEncoder().encode(value), as: UTF8.self)) }
+        // An enum by its raw value; anything else (a list, a nested value) as JSON.
+        case is any RawRepresentable: try SingleValueProbe.value(of: value)
+        default: .text(String(decoding: try jsonEncoder().encode(value), as: UTF8.self))
         }
     }
 }
@@ -328,8 +328,8 @@ private enum SingleValueProbe {
 
     static func value(of value: some Encodable) throws -> LibraryDump.Value {
         let probe = Probe()
-        try value.encode(to: probe)
-        guard let found = probe.found else { throw NotSingle() }
+        do { try value.encode(to: probe) } catch is NotSingle {}
+        guard let found = probe.found else { return .text(String(decoding: try RowValues.jsonEncoder().encode(value), as: UTF8.self)) }
         return found
     }
 
@@ -443,13 +443,10 @@ extension RowValues {
         case (.null, _): throw DecodingError.valueNotFound(type, .init(codingPath: [], debugDescription: "column \(column) is NULL"))
         case (_, is Int64.Type), (_, is Int.Type), (_, is Bool.Type), (_, is Double.Type), (_, is String.Type), (_, is Date.Type):
             throw bad()
-        case let (.text(t), _):
-            // An enum by its raw value, else JSON, as GRDB tries them.
-            if let single = try? T(from: ColumnDecoder(value: value, column: column)) { return single }
-            return try jsonDecoder().decode(T.self, from: Data(t.utf8))
-        default:
-            if let single = try? T(from: ColumnDecoder(value: value, column: column)) { return single }
-            throw bad()
+        // An enum from its raw value; anything else (a list, a nested value) from JSON.
+        case (_, is any RawRepresentable.Type): return try T(from: ColumnDecoder(value: value, column: column))
+        case let (.text(t), _): return try jsonDecoder().decode(T.self, from: Data(t.utf8))
+        default: throw bad()
         }
     }
 }
