@@ -4,7 +4,9 @@
 // Layering (lower never imports upper):
 //   C libraries → CImageCodecs / CTesseract, CPixelLoops → ShelfImage → SpineDetection, SpineReading
 //   ONNX Runtime (dlopen'd) → OnnxRuntime → PPOCR → SpineReading
-//   BookModel (Foundation only) → Library (GRDB), Catalog; Library → LibraryPostgres (postgres-nio)
+//   BookModel (Foundation only) → LibraryCore (the library's protocol, values and rules, no database) → Library
+//   (the SQLite engine, GRDB) and LibraryPostgres (the PostgreSQL engine, postgres-nio), neither importing the other;
+//   BookModel → Catalog
 //   UserDirectories (XDG places, and the one reader of config.json) → SpineReading, Enrichment, PPOCR, the CLI
 //   ShelfScan (the pipeline) → ShelfScanServer (HTTP door, Hummingbird) → ShelfScanCLI (commands) → shelfscan
 //   The pipeline and the server see only `LibraryStoring`; the CLI, which puts the program together, opens
@@ -82,12 +84,16 @@ let package = Package(
         ),
         .target(name: "BookModel"),
         .target(name: "Catalog", dependencies: ["BookModel"]),
-        .target(name: "Library", dependencies: ["BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The library as callers see it (`LibraryStoring`), its values and errors, and every rule (decide, undo,
+        // split and join, filing, import, the queue) written once over the steps an engine gives (`LibraryEngine`).
+        .target(name: "LibraryCore", dependencies: ["BookModel"]),
+        // The library on SQLite (GRDB): the embedded default.
+        .target(name: "Library", dependencies: ["LibraryCore", "BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
         // The same library on PostgreSQL (postgres-nio), for teams: several scan workers and reviewers at once.
         .target(
             name: "LibraryPostgres",
             dependencies: [
-                "Library", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "LibraryCore", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -97,7 +103,7 @@ let package = Package(
         .target(
             name: "ShelfScan",
             dependencies: [
-                "ShelfImage", "SpineDetection", "TextCue", "SpineModel", "OnnxRuntime", "PPOCR", "SpineReading", "BookModel", "Catalog", "Library", "Enrichment",
+                "ShelfImage", "SpineDetection", "TextCue", "SpineModel", "OnnxRuntime", "PPOCR", "SpineReading", "BookModel", "Catalog", "LibraryCore", "Enrichment",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -108,7 +114,7 @@ let package = Package(
         .target(
             name: "ShelfScanServer",
             dependencies: [
-                "ShelfScan", "Library", "BookModel", "ShelfImage", "UserDirectories",
+                "ShelfScan", "LibraryCore", "BookModel", "ShelfImage", "UserDirectories",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -125,7 +131,7 @@ let package = Package(
         .target(
             name: "ShelfScanCLI",
             dependencies: [
-                "ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", "UserDirectories", "BookModel", "Library", "LibraryPostgres", "ShelfImage",
+                "ShelfScan", "Catalog", "Enrichment", "ShelfScanServer", "UserDirectories", "BookModel", "LibraryCore", "Library", "LibraryPostgres", "ShelfImage",
                 "SpineReading", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -138,13 +144,13 @@ let package = Package(
         .executableTarget(name: "eval-reading", dependencies: ["ShelfImage", "SpineReading", "PPOCR", "BookModel", "ShelfScanTestSupport", "SpineDetection", "ShelfScan"], path: "Benchmarks/eval-reading"),
         .executableTarget(name: "eval-catalog", dependencies: ["Catalog", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-catalog"),
         .executableTarget(name: "eval-enrichment", dependencies: ["Enrichment", "Catalog", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/eval-enrichment"),
-        .executableTarget(name: "bench-review", dependencies: ["Library", "BookModel"], path: "Benchmarks/bench-review"),
+        .executableTarget(name: "bench-review", dependencies: ["LibraryCore", "Library", "BookModel"], path: "Benchmarks/bench-review"),
         .executableTarget(name: "bench-scan", dependencies: ["ShelfScan", "ShelfScanTestSupport"], path: "Benchmarks/bench-scan"),
-        .executableTarget(name: "bench-postgres", dependencies: ["Library", "LibraryPostgres", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/bench-postgres"),
+        .executableTarget(name: "bench-postgres", dependencies: ["LibraryCore", "Library", "LibraryPostgres", "BookModel", "ShelfScanTestSupport"], path: "Benchmarks/bench-postgres"),
         .executableTarget(
             name: "bench-serve",
             dependencies: [
-                "ShelfScanServer", "ShelfScan", "Library", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "ShelfScanServer", "ShelfScan", "LibraryCore", "Library", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/bench-serve"),
@@ -153,7 +159,7 @@ let package = Package(
         // Fixtures built in code and the local fake vision-LLM server (127.0.0.1, port 0).
         .target(name: "ShelfScanTestSupport", dependencies: ["ShelfImage", "BookModel"]),
         // The engines a store test runs on (SQLite always, PostgreSQL when a test server is named).
-        .target(name: "LibraryTestSupport", dependencies: ["Library", "LibraryPostgres", "ShelfScanTestSupport"]),
+        .target(name: "LibraryTestSupport", dependencies: ["LibraryCore", "Library", "LibraryPostgres", "ShelfScanTestSupport"]),
         .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfScanTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SpineDetectionTests", dependencies: ["SpineDetection", "ShelfImage", "ShelfScanTestSupport"]),
         .testTarget(name: "SpineReadingTests", dependencies: ["SpineReading", "ShelfScanTestSupport", "PPOCR", "OnnxRuntime", "BookModel", "ShelfImage"]),
@@ -165,13 +171,13 @@ let package = Package(
         .testTarget(name: "UserDirectoriesTests", dependencies: ["UserDirectories"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "BookModel", "ShelfScanTestSupport", "LibraryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "LibraryPostgresTests", dependencies: ["Library", "LibraryPostgres", "LibraryTestSupport", "BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "Library", "BookModel", "ShelfImage", "SpineDetection", "SpineReading", "TextCue"]),
+        .testTarget(name: "LibraryTests", dependencies: ["LibraryCore", "Library", "BookModel", "ShelfScanTestSupport", "LibraryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LibraryPostgresTests", dependencies: ["LibraryCore", "Library", "LibraryPostgres", "LibraryTestSupport", "BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "LibraryCore", "Library", "BookModel", "ShelfImage", "SpineDetection", "SpineReading", "TextCue"]),
         .testTarget(
             name: "ShelfScanServerTests",
             dependencies: [
-                "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "Library", "LibraryPostgres", "BookModel", "ShelfImage",
+                "ShelfScanServer", "ShelfScan", "ShelfScanTestSupport", "LibraryCore", "Library", "LibraryPostgres", "BookModel", "ShelfImage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -180,7 +186,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScan", "Catalog", "Enrichment", "LibraryPostgres", "ShelfScanTestSupport", "Library", "ShelfImage", "BookModel", "PPOCR"]),
+        .testTarget(name: "ShelfScanCLITests", dependencies: ["ShelfScanCLI", "ShelfScan", "Catalog", "Enrichment", "LibraryPostgres", "ShelfScanTestSupport", "LibraryCore", "Library", "ShelfImage", "BookModel", "PPOCR"]),
     ]
 )
 

@@ -12,6 +12,7 @@
 import Foundation
 import ShelfScanTestSupport
 import Library
+import LibraryCore
 import LibraryPostgres
 import BookModel
 

@@ -8,6 +8,7 @@
 import BookModel
 import Foundation
 import Library
+import LibraryCore
 
 func milliseconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds

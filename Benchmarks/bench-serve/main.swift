@@ -19,6 +19,7 @@
 import AsyncHTTPClient
 import Foundation
 import Library
+import LibraryCore
 import NIOCore
 import ShelfScan
 import ShelfScanServer

@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import GRDB
+import LibraryCore
 
 extension LibraryStore {
     public func dump() throws -> LibraryDump {

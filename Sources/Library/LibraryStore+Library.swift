@@ -1,49 +1,7 @@
 import BookModel
 import Foundation
 import GRDB
-
-public struct LibraryStats: Sendable, Equatable, Codable {
-    public var works: Int
-    public var pending: Int
-    public var verified: Int
-    public var userEdited: Int
-    public var authors: Int
-    public var editions: Int
-    public var photos: Int
-    public var owned: Int
-    public var wishlist: Int
-    /// Library entries per reading status (raw values).
-    public var byReadingStatus: [String: Int]
-    public var decisions: Int
-
-    public init(works: Int, pending: Int, verified: Int, userEdited: Int, authors: Int, editions: Int, photos: Int, owned: Int,
-                wishlist: Int, byReadingStatus: [String: Int], decisions: Int) {
-        self.works = works; self.pending = pending; self.verified = verified; self.userEdited = userEdited
-        self.authors = authors; self.editions = editions; self.photos = photos; self.owned = owned
-        self.wishlist = wishlist; self.byReadingStatus = byReadingStatus; self.decisions = decisions
-    }
-}
-
-extension LibraryStats {
-    /// Both engines count with the same SQL, so `library stats` means the same on SQLite and PostgreSQL.
-    public static let byReadingStatusSQL = "SELECT readingStatus, COUNT(*) FROM libraryEntry GROUP BY readingStatus"
-
-    /// `count` runs one `SELECT COUNT(*)` on the store's engine.
-    public init(counting count: (String) throws -> Int, byReadingStatus: [String: Int]) rethrows {
-        self.init(
-            works: try count("SELECT COUNT(*) FROM work"),
-            pending: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'"),
-            verified: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'verified'"),
-            userEdited: try count("SELECT COUNT(*) FROM work WHERE reviewStatus = 'userEdited'"),
-            authors: try count("SELECT COUNT(*) FROM author"),
-            editions: try count("SELECT COUNT(*) FROM edition"),
-            photos: try count("SELECT COUNT(*) FROM photo"),
-            owned: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NOT NULL"),
-            wishlist: try count("SELECT COUNT(*) FROM libraryEntry WHERE editionId IS NULL AND readingStatus = 'wishlist'"),
-            byReadingStatus: byReadingStatus,
-            decisions: try count("SELECT COUNT(*) FROM journal WHERE undoneAt IS NULL"))
-    }
-}
+import LibraryCore
 
 extension LibraryStore {
     public func stats() throws -> LibraryStats {
@@ -54,25 +12,6 @@ extension LibraryStore {
                 byStatus[row[0]] = row[1]
             }
             return try LibraryStats(counting: count, byReadingStatus: byStatus)
-        }
-    }
-
-    @discardableResult
-    public func add(_ work: Work) throws -> Work {
-        let w = try work.readyToAdd()
-        return try run { db in try WorkGraph.save(db, w, bump: false) }
-    }
-
-    /// Replaces a stored Work by this value (same ID), checking its revision.
-    @discardableResult
-    public func update(_ work: Work) throws -> Work {
-        guard let id = work.id else { throw LibraryError.notFound(0) }
-        return try run { db in
-            guard let current = try Int.fetchOne(db, sql: "SELECT revision FROM work WHERE id = ?", arguments: [id]) else {
-                throw LibraryError.notFound(id)
-            }
-            if current != work.revision { throw LibraryError.conflict(id, expected: work.revision, actual: current) }
-            return try WorkGraph.save(db, work)
         }
     }
 

@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import GRDB
+import LibraryCore
 
 extension LibraryStore {
     /// The Works filed from one photo (by content hash), in spine order: what a scan of that photo filed

@@ -1,44 +1,7 @@
 import BookModel
 import Foundation
 import GRDB
-
-/// One line of a queue or library listing: enough to show, cheap to fetch by the ten thousand.
-public struct WorkSummary: Sendable, Equatable, Codable {
-    public var id: Work.ID
-    public var title: String
-    public var authors: [String]
-    public var reviewStatus: ReviewStatus
-    public var readingConfidence: Double?
-    public var detectionConfidence: Double?
-    public var photoContentHash: String?
-    public var row: Int?
-    public var position: Int?
-    public var revision: Int
-
-    public init(id: Work.ID, title: String, authors: [String], reviewStatus: ReviewStatus, readingConfidence: Double?,
-                detectionConfidence: Double?, photoContentHash: String?, row: Int?, position: Int?, revision: Int) {
-        self.id = id; self.title = title; self.authors = authors; self.reviewStatus = reviewStatus
-        self.readingConfidence = readingConfidence; self.detectionConfidence = detectionConfidence
-        self.photoContentHash = photoContentHash; self.row = row; self.position = position; self.revision = revision
-    }
-}
-
-/// The Work under review and where it sits, for "12 of 140 pending · photo 3 of 12, shelf 2, spine 7".
-public struct ReviewItem: Sendable, Equatable {
-    public var work: Work
-    public var cropURL: URL?
-    /// 1-based place in the pending queue, and the queue's length.
-    public var queuePosition: Int
-    public var pendingCount: Int
-    /// 1-based photo among the photos that still have pending spines, and how many those are.
-    public var photoPosition: Int
-    public var photoCount: Int
-
-    public init(work: Work, cropURL: URL?, queuePosition: Int, pendingCount: Int, photoPosition: Int, photoCount: Int) {
-        self.work = work; self.cropURL = cropURL; self.queuePosition = queuePosition; self.pendingCount = pendingCount
-        self.photoPosition = photoPosition; self.photoCount = photoCount
-    }
-}
+import LibraryCore
 
 extension LibraryStore {
     static let summarySQL = """
@@ -106,49 +69,6 @@ extension LibraryStore {
         }
     }
 
-    /// The next pending Work after `after` in queue order, wrapping to the front (skipped ones come back).
-    public func nextPending(after: Work.ID? = nil, wrap: Bool = true) throws -> ReviewItem? {
-        try read { db in
-            var id = try Int64.fetchOne(db, sql: "SELECT id FROM work WHERE reviewStatus = 'needsReview' AND id > ? ORDER BY id LIMIT 1",
-                                        arguments: [after ?? 0])
-            if id == nil && wrap {
-                id = try Int64.fetchOne(db, sql: "SELECT id FROM work WHERE reviewStatus = 'needsReview' ORDER BY id LIMIT 1")
-            }
-            guard let id else { return nil }
-            return try item(db, id: id)
-        }
-    }
-
-    /// The pending Work before `before`, for stepping back through skipped ones.
-    public func previousPending(before: Work.ID) throws -> ReviewItem? {
-        try read { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM work WHERE reviewStatus = 'needsReview' AND id < ? ORDER BY id DESC LIMIT 1",
-                                              arguments: [before]) else { return nil }
-            return try item(db, id: id)
-        }
-    }
-
-    public func reviewItem(id: Work.ID) throws -> ReviewItem? {
-        try read { db in try item(db, id: id) }
-    }
-
-    private func item(_ db: Database, id: Work.ID) throws -> ReviewItem? {
-        guard let work = try WorkGraph.load(db, id: id) else { return nil }
-        let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'")!
-        let before = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview' AND id < ?", arguments: [id])!
-        let photoId = try Int64.fetchOne(db, sql: "SELECT photoId FROM work WHERE id = ?", arguments: [id])
-        let photos = try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT photoId) FROM work WHERE reviewStatus = 'needsReview'")!
-        var photoPosition = 0
-        if let photoId {
-            photoPosition = 1 + (try Int.fetchOne(db, sql: """
-                SELECT COUNT(DISTINCT photoId) FROM work WHERE reviewStatus = 'needsReview' AND id < ? AND photoId != ?
-                """, arguments: [id, photoId])!)
-        }
-        let onQueue = work.reviewStatus == .needsReview
-        return ReviewItem(work: work, cropURL: cropURL(for: work), queuePosition: onQueue ? before + 1 : 0,
-                          pendingCount: pending, photoPosition: photoPosition, photoCount: photos)
-    }
-
     // MARK: Resume
 
     /// Remembers where a review session stands, so the next one starts there.
@@ -163,12 +83,5 @@ extension LibraryStore {
 
     public func cursor(session: String = "default") throws -> Work.ID? {
         try read { db in try Int64.fetchOne(db, sql: "SELECT workId FROM reviewCursor WHERE session = ?", arguments: [session]) }
-    }
-
-    /// Where a session should start: the remembered Work if still pending, else the next one after it.
-    public func resumeItem(session: String = "default") throws -> ReviewItem? {
-        guard let id = try cursor(session: session) else { return try nextPending() }
-        if let item = try reviewItem(id: id), item.work.reviewStatus == .needsReview { return item }
-        return try nextPending(after: id)
     }
 }

@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import GRDB
+import LibraryCore
 
 /// The library: one SQLite database (GRDB) plus a directory of spine crops beside it.
 ///
@@ -70,7 +71,9 @@ public final class LibraryStore: Sendable {
     }
 
     /// The crop file of a Work, if it has one and the file exists.
-    public func cropURL(for work: Work) -> URL? {
+    public func cropURL(for work: Work) -> URL? { Self.cropURL(for: work, in: cropsDirectory) }
+
+    static func cropURL(for work: Work, in cropsDirectory: URL) -> URL? {
         guard let name = work.spine?.cropFile else { return nil }
         let url = cropsDirectory.appendingPathComponent(name)
         return FileManager.default.fileExists(atPath: url.path) ? url : nil

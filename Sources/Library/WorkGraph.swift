@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import GRDB
+import LibraryCore
 
 /// Reading and writing a Work with its credits, editions and entry, inside a caller's transaction.
 enum WorkGraph {

@@ -1,5 +1,5 @@
 import Foundation
-import Library
+import LibraryCore
 import NIOCore
 import PostgresNIO
 

@@ -1,6 +1,6 @@
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import NIOCore
 import PostgresNIO
 
@@ -248,12 +248,6 @@ extension PostgresLibraryStore {
             INSERT INTO cropImage (workId, jpeg) VALUES (\(workID), \(ByteBuffer(bytes: jpeg)))
             ON CONFLICT (workId) DO UPDATE SET jpeg = excluded.jpeg
             """)
-    }
-
-    static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
 

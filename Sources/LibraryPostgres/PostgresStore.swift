@@ -1,6 +1,6 @@
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -15,7 +15,7 @@ import PostgresNIO
 /// Crops are stored in the database (`cropImage.jpeg`, bytea), not on a path: workers and reviewers on other
 /// machines see them without a shared file system, and a crop commits or rolls back with its photo. Reading
 /// one writes it to a local cache directory, because review screens show files.
-public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
+public final class PostgresLibraryStore: LibraryStoring, LibraryEngine, @unchecked Sendable {
     // @unchecked Sendable: `connection` and `commitSent` are only used, and replaced, while `lock` is held.
     private var connection: PostgresConnection
     /// Set while a transaction's COMMIT is on its way to the server: a connection lost then leaves nobody knowing
@@ -59,7 +59,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     public let cropsDirectory: URL
     public let locationDescription: String
     /// This process as a reviewer in claims: `user@host:pid`.
-    public let holder = "\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+    public var holder: String { processReviewer }
 
     /// Connects, waits at most `connectTimeout`, and migrates.
     /// - Parameters:
@@ -128,21 +128,11 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         }
     }
 
-    /// What a transaction may do when the connection is lost after its COMMIT was sent, when nobody can tell
-    /// whether the server applied it.
-    enum Replay {
-        /// Not sent again: the caller gets `LibraryError.connectionLost(mayHaveBeenApplied: true)`.
-        case never
-        /// Sent again: running it twice leaves the library as running it once does (a read, an upsert of the
-        /// same values, a delete), or it finds its own first run applied (`transactionOnce`).
-        case safe
-    }
-
     /// Runs `attempt` under the lock; if the connection was lost, reconnects once and runs it again (a bounded
     /// retry: a server restart costs one reconnect, a server that stays down is one clear error). A transaction
     /// cut off before its COMMIT was sent was rolled back by the server, so running it again never half-applies
     /// it; one cut off after is run again only when `replay` says that is safe, so it is never applied twice.
-    private func withConnection<T>(replay: Replay = .safe, _ attempt: () throws -> T) throws -> T {
+    private func withConnection<T>(replay: WriteReplay = .safe, _ attempt: () throws -> T) throws -> T {
         try lock.withLock {
             commitSent = false
             // postgres-nio drops a statement written to a closed connection without ever answering it, so a
@@ -234,7 +224,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
     /// One transaction: everything `body` does commits together, or nothing does.
     /// - Parameter replay: whether it may be sent again after a connection lost with its COMMIT on the way.
     @discardableResult
-    func transaction<T>(replay: Replay = .never, _ body: () throws -> T) throws -> T {
+    func transaction<T>(replay: WriteReplay = .never, _ body: () throws -> T) throws -> T {
         try withConnection(replay: replay) {
             try query("BEGIN")
             do {
@@ -274,7 +264,7 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
             // A key is only looked for within one reconnect, so a day's worth is plenty to keep.
             try query("""
                 WITH old AS (DELETE FROM appliedRequest WHERE appliedAt < now() - interval '1 day')
-                INSERT INTO appliedRequest (requestId, result, appliedAt) VALUES (\(key), \(try Self.json(result)), now())
+                INSERT INTO appliedRequest (requestId, result, appliedAt) VALUES (\(key), \(try encodeJSON(result)), now())
                 ON CONFLICT (requestId) DO UPDATE SET result = excluded.result
                 """)
             return result
@@ -343,47 +333,6 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         try transaction(replay: .safe) { try query("DELETE FROM photoClaim WHERE contentHash = \(contentHash) AND worker = \(worker)") }
     }
 
-    @discardableResult
-    public func file(_ photo: PhotoFiling, replacePending: Bool, date: Date) throws -> [Work.ID] {
-        try transactionOnce {
-            // The photo row is the filing's identity: the unique content hash makes a second worker's insert a
-            // no-op, so a photo is filed exactly once whatever the workers do.
-            var photoID = try scalar("""
-                INSERT INTO photo (contentHash, originalImagePath, imageWidth, imageHeight, filedAt)
-                VALUES (\(photo.contentHash), \(photo.originalImagePath), \(photo.imageWidth), \(photo.imageHeight), \(date))
-                ON CONFLICT (contentHash) DO NOTHING RETURNING id
-                """, as: Int64.self)
-            var keptBoxes: [BoundingBox] = []
-            if photoID == nil {
-                guard replacePending else { return [] }
-                photoID = try scalar("SELECT id FROM photo WHERE contentHash = \(photo.contentHash) FOR UPDATE", as: Int64.self)
-                try query("UPDATE photo SET originalImagePath = \(photo.originalImagePath) WHERE id = \(photoID)")
-                let pending = try query("SELECT id FROM work WHERE photoId = \(photoID) AND reviewStatus = 'needsReview'")
-                    .map { try $0.decode(Int64.self) }
-                for id in pending { try deleteWork(id) }
-                try rows("DELETE FROM cropImage WHERE workId = ANY($1)", pending)
-                keptBoxes = try query("""
-                    SELECT boundingBoxX, boundingBoxY, boundingBoxWidth, boundingBoxHeight FROM work
-                    WHERE photoId = \(photoID) AND boundingBoxX IS NOT NULL
-                    """).map {
-                        let (x, y, w, h) = try $0.decode((Double, Double, Double, Double).self)
-                        return BoundingBox(x: x, y: y, width: w, height: h)
-                    }
-            }
-            var ids: [Work.ID] = []
-            // A spine a reviewer already verified or edited stays as it is; the rescan does not file it again.
-            for spine in photo.spines where !keptBoxes.contains(where: { $0.iou(spine.boundingBox) >= 0.5 }) {
-                let crop: String? = spine.cropJPEG.isEmpty ? nil
-                    : "\(photo.contentHash.prefix(16))-r\(spine.row)-p\(spine.position)-\(UUID().uuidString.prefix(8).lowercased()).jpg"
-                let saved = try saveWork(WorkRows.filedWork(spine, photo: photo, crop: crop, date: date), photoId: photoID, bump: false)
-                if crop != nil { try storeCrop(spine.cropJPEG, workID: saved.id!) }
-                ids.append(saved.id!)
-            }
-            try query("DELETE FROM photoClaim WHERE contentHash = \(photo.contentHash)")
-            return ids
-        }
-    }
-
     // MARK: Reading Works
 
     private static let summaryColumns = """
@@ -430,46 +379,9 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         }
     }
 
-    private func item(_ id: Int64) throws -> ReviewItem? {
-        guard let work = try loadWork(id) else { return nil }
-        let row = try query("""
-            SELECT COUNT(*), COUNT(*) FILTER (WHERE id < \(id)), COUNT(DISTINCT photoId),
-                   COUNT(DISTINCT photoId) FILTER (WHERE id < \(id) AND photoId IS DISTINCT FROM (SELECT photoId FROM work WHERE id = \(id)))
-            FROM work WHERE reviewStatus = 'needsReview'
-            """).first!
-        let (pending, before, photos, photosBefore) = try row.decode((Int64, Int64, Int64, Int64).self)
-        let onQueue = work.reviewStatus == .needsReview
-        return ReviewItem(work: work, cropURL: cropURLLocked(work), queuePosition: onQueue ? Int(before) + 1 : 0,
-                          pendingCount: Int(pending), photoPosition: Int(photosBefore) + 1, photoCount: Int(photos))
-    }
-
-    public func reviewItem(id: Work.ID) throws -> ReviewItem? { try read { try item(id) } }
-
-    /// The next pending Work nobody else holds, claimed for this process (`holder`) for `reviewLease`: the
-    /// interactive review goes through here, so two people reviewing one library never see the same Work.
-    public func nextPending(after: Work.ID?, wrap: Bool) throws -> ReviewItem? {
-        try claimNext(reviewer: holder, lease: reviewLease, after: after, wrap: wrap)
-    }
-
-    public func previousPending(before: Work.ID) throws -> ReviewItem? {
-        try read {
-            try scalar("""
-                SELECT w.id FROM work w LEFT JOIN reviewClaim c ON c.workId = w.id
-                WHERE w.reviewStatus = 'needsReview' AND w.id < \(before)
-                  AND (c.workId IS NULL OR c.expiresAt < now() OR c.reviewer = \(holder))
-                ORDER BY w.id DESC LIMIT 1
-                """, as: Int64.self).flatMap { try item($0) }
-        }
-    }
-
-    public func claimNextPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> ReviewItem? {
-        try claimNext(reviewer: reviewer, lease: lease, after: after, wrap: true)
-    }
-
-    private func claimNext(reviewer: String, lease: TimeInterval, after: Work.ID?, wrap: Bool) throws -> ReviewItem? {
-        var id = try claim(reviewer: reviewer, lease: lease, after: after ?? 0)
-        if id == nil, wrap, (after ?? 0) > 0 { id = try claim(reviewer: reviewer, lease: lease, after: 0) }
-        return try id.flatMap { try reviewItem(id: $0) }
+    package func claimPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> Work.ID? {
+        if let id = try claim(reviewer: reviewer, lease: lease, after: after ?? 0) { return id }
+        return (after ?? 0) > 0 ? try claim(reviewer: reviewer, lease: lease, after: 0) : nil
     }
 
     /// Claims the first pending Work after `after` that is free (or already `reviewer`'s), and gives back any
@@ -517,13 +429,6 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
 
     public func cursor(session: String) throws -> Work.ID? {
         try read { try query("SELECT workId FROM reviewCursor WHERE session = \(session)").first?.decode(Int64?.self) }
-    }
-
-    public func resumeItem(session: String) throws -> ReviewItem? {
-        let id = try cursor(session: session)
-        if let id, let item = try reviewItem(id: id), item.work.reviewStatus == .needsReview { return item }
-        // Decided meanwhile (by this reviewer or another): the one after it, as on SQLite, not the queue's start.
-        return try nextPending(after: id, wrap: true)
     }
 
     public func pendingNeighbour(of id: Work.ID, toTheRight: Bool) throws -> Work? {
@@ -586,17 +491,13 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
 
     public func duplicateIndex() throws -> DuplicateIndex { DuplicateIndex(works: try works(includePending: false)) }
 
-    public func duplicates(of work: Work, threshold: Double, limit: Int) throws -> [DuplicateCandidate] {
-        try duplicateIndex().candidates(for: work, threshold: threshold, limit: limit)
-    }
-
     // MARK: Crops
 
     public func cropURL(for work: Work) -> URL? {
         lock.withLock { cropURLLocked(work) }
     }
 
-    private func cropURLLocked(_ work: Work) -> URL? {
+    func cropURLLocked(_ work: Work) -> URL? {
         guard let id = work.id, let name = work.spine?.cropFile else { return nil }
         let url = cropsDirectory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: url.path) { return url }
@@ -632,17 +533,6 @@ public final class PostgresLibraryStore: LibraryStoring, @unchecked Sendable {
         }
     }
 
-}
-
-extension ReviewAction {
-    var journalKind: String {
-        switch self {
-        case .verify: "verify"
-        case .edit: "edit"
-        case .reject: "reject"
-        case .merge: "merge"
-        }
-    }
 }
 
 /// `postgres://user@host:port/database`, parsed; the password never comes from here.

@@ -1,5 +1,5 @@
 import Foundation
-import Library
+import LibraryCore
 
 /// Copies a whole library between engines (`shelfscan library migrate`): every table with its IDs, and every
 /// crop, read in one transaction and written in one, into an empty library. Both sides are counted and

@@ -1,5 +1,5 @@
 import BookModel
-import Library
+import LibraryCore
 
 extension PhotoScanner {
     /// The library's view of a scanned photo: one pending Work per spine, in spine order.

@@ -1,6 +1,6 @@
 import Catalog
 import Foundation
-import Library
+import LibraryCore
 import SpineDetection
 import SpineReading
 import OnnxRuntime

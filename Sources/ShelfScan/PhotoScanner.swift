@@ -1,7 +1,7 @@
 import Catalog
 import Enrichment
 import Foundation
-import Library
+import LibraryCore
 import ShelfImage
 import SpineDetection
 import SpineReading

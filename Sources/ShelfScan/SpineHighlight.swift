@@ -1,5 +1,5 @@
 import Foundation
-import Library
+import LibraryCore
 import ShelfImage
 import SpineDetection
 

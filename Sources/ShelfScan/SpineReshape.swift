@@ -1,6 +1,6 @@
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import ShelfImage
 
 /// The geometry and crops of a box redrawn by the reviewer: a split in two across the spine, or two

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import ShelfScan
 
 /// Printing for the library and review commands: text, or the seed-004 envelope with `--json`; and the one

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import ShelfImage
 import ShelfScan
 

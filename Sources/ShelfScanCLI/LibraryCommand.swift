@@ -1,7 +1,7 @@
 import ArgumentParser
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import ShelfScan
 
 /// `shelfscan library`: what is in the library, and moving it in and out.

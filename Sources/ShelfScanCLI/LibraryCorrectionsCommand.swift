@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Library
+import LibraryCore
 
 /// `shelfscan library corrections`: the titles and authors reviewers corrected, beside what the reader read,
 /// so how often the reader splits a spine wrongly can be measured and the corrections learned from.

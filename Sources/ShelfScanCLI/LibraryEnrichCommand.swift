@@ -2,7 +2,7 @@ import ArgumentParser
 import BookModel
 import Enrichment
 import Foundation
-import Library
+import LibraryCore
 
 /// `shelfscan library enrich`: completes Works already filed from OpenLibrary / Google Books. Works that
 /// carry a provider ID already are skipped, so running it again costs nothing. A reviewed Work keeps the

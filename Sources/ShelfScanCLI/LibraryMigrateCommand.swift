@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Library
+import LibraryCore
 import ShelfScan
 
 /// `shelfscan library migrate --from PATH_OR_URL --to PATH_OR_URL`: a whole library onto another engine.

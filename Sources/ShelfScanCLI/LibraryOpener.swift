@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import LibraryCore
 import LibraryPostgres
 import UserDirectories
 

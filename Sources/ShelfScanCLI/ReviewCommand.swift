@@ -1,7 +1,7 @@
 import ArgumentParser
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 
 /// `shelfscan review`: the interactive session by default, and scriptable subcommands for each decision.
 struct ReviewCommand: ParsableCommand {

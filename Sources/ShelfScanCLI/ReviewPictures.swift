@@ -1,6 +1,6 @@
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import ShelfImage
 import ShelfScan
 

@@ -1,6 +1,6 @@
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import ShelfImage
 import ShelfScan
 
@@ -8,6 +8,9 @@ import ShelfScan
 /// session (keys in, database state out) without a terminal.
 struct ReviewRunner {
     let store: any LibraryStoring
+    /// Who holds the Work on screen, on a shared library: this process (`processReviewer`), whose decisions the
+    /// store never refuses as another reviewer's.
+    let reviewer: String
     var session: ReviewSession
     var defaults: ReviewDefaults
     /// The reviewed library in memory, kept current as this session verifies and merges.
@@ -28,8 +31,9 @@ struct ReviewRunner {
     private(set) var quit = false
 
     init(store: any LibraryStoring, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
-         catalogLookup: (@Sendable (Work) -> [CatalogCandidate])? = nil) throws {
+         catalogLookup: (@Sendable (Work) -> [CatalogCandidate])? = nil, reviewer: String = processReviewer) throws {
         self.store = store
+        self.reviewer = reviewer
         var session = session
         session.hasCatalog = catalogLookup != nil
         self.session = session
@@ -56,12 +60,11 @@ struct ReviewRunner {
             do {
                 switch effect {
                 case .loadResume:
-                    event = loaded(try store.resumeItem(session: session.sessionName))
+                    event = loaded(try claim(from: store.resumeItem(session: session.sessionName)?.work.id))
                 case let .loadNext(after):
-                    event = loaded(try store.nextPending(after: after))
+                    event = loaded(try store.claimNextPending(reviewer: reviewer, lease: reviewLease, after: after))
                 case let .loadItem(id):
-                    let item = try store.reviewItem(id: id)
-                    event = loaded(item?.work.reviewStatus == .needsReview ? item : try store.nextPending(after: id))
+                    event = loaded(try claim(from: id))
                 case let .decide(decision):
                     let receipt = try store.review(decision, defaults: defaults)
                     if let kept = receipt.resultingWorkID, let work = try store.work(id: kept) { index.add(work) }
@@ -105,6 +108,12 @@ struct ReviewRunner {
             }
             if let event { queue.append(contentsOf: session.handle(event)) }
         }
+    }
+
+    /// The first pending Work from `id` on (round past the queue's end) that nobody else holds, now held by this
+    /// reviewer: on a shared library two people are never shown the same Work. On SQLite, the plain queue.
+    private func claim(from id: Work.ID?) throws -> ReviewItem? {
+        try store.claimNextPending(reviewer: reviewer, lease: reviewLease, after: id.map { $0 - 1 })
     }
 
     private func split(_ id: Work.ID, revision: Int, at fraction: Double) throws -> ReviewEvent {

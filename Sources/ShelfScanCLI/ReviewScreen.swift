@@ -1,6 +1,6 @@
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 
 /// ANSI styling that disappears under NO_COLOR (https://no-color.org) or when output is not a terminal.
 struct Style {

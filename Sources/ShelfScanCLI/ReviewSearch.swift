@@ -1,6 +1,6 @@
 import BookModel
 import Catalog
-import Library
+import LibraryCore
 
 /// A book found by the reviewer's search, wherever it came from.
 struct SearchHit: Equatable, Sendable {

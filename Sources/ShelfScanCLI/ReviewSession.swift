@@ -1,5 +1,5 @@
 import BookModel
-import Library
+import LibraryCore
 import SpineReading
 
 /// A key the review session understands, already decoded from the terminal's bytes.

@@ -3,7 +3,7 @@ import BookModel
 import Catalog
 import Enrichment
 import Foundation
-import Library
+import LibraryCore
 import ShelfImage
 
 /// The interactive review: one pending Work at a time, single keys, resumable, every decision saved as it

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Library
+import LibraryCore
 import ShelfScan
 
 /// `shelfscan scan PATH...`: the product's main job. Thin: it turns flags into a `ScanConfiguration`,

@@ -1,6 +1,6 @@
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import Logging
 import ShelfImage
 import ShelfScan

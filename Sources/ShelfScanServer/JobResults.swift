@@ -1,6 +1,6 @@
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 
 /// A job's results as its clients read them, and finished jobs' JSON kept while nothing changed.
 struct JobResultsReader: Sendable {

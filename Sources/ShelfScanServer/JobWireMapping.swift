@@ -1,6 +1,6 @@
 import BookModel
 import Foundation
-import Library
+import LibraryCore
 import ShelfScan
 
 // The wire mapping: what the pipeline and the library say, as BooksTrack's clients read it.

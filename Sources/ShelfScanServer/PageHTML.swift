@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Library
+import LibraryCore
 import NIOCore
 
 /// The pages' HTML, written out here rather than templated: every value that came from the library or the

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Library
+import LibraryCore
 import NIOCore
 
 /// An RFC 7807 problem: every 4xx and 5xx the server sends is one of these, as `application/problem+json`.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
-import Library
+import LibraryCore
 import Logging
 import NIOCore
 import ShelfScan

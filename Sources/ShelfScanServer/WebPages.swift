@@ -2,7 +2,7 @@ import BookModel
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Library
+import LibraryCore
 import NIOCore
 import ShelfImage
 import ShelfScan

@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 @testable import Library
+@testable import LibraryCore
 @testable import LibraryPostgres
 import LibraryTestSupport
 import Testing

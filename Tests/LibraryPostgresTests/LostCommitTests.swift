@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import Library
+import LibraryCore
 @testable import LibraryPostgres
 import LibraryTestSupport
 import Testing

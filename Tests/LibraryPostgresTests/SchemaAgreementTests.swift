@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Library
+import LibraryCore
 @testable import LibraryPostgres
 import LibraryTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import Library
+import LibraryCore
 @testable import LibraryPostgres
 import LibraryTestSupport
 import Testing
@@ -128,6 +129,21 @@ struct PostgresTeamTests {
         let third = try #require(try a.claimNextPending(reviewer: "cy", lease: 0.001))
         Thread.sleep(forTimeInterval: 0.05)
         #expect(try b.claimNextPending(reviewer: "dee", lease: 60)?.work.id == third.work.id)
+    }
+
+    @Test func readingTheQueueHoldsNothingAndPassesOverWhatOthersHold() throws {
+        // Given two pending Works and two stores on their own connections
+        let url = try Engine.freshDatabaseURL()
+        let a = try PostgresLibraryStore(url: url, password: Engine.password)
+        let b = try PostgresLibraryStore(url: url, password: Engine.password)
+        let ids = try a.file(photo(hash(11), [spine("One", position: 0), spine("Two", position: 1)]))
+        // When one reads the queue's head, as on SQLite, and another reviewer then claims the next Work
+        #expect(try a.nextPending()?.work.id == ids[0])
+        // Then the read held nothing: the other reviewer is given that same Work
+        #expect(try b.claimNextPending(reviewer: "bob", lease: 60)?.work.id == ids[0])
+        // And reading again passes over the Work bob holds, forwards and backwards
+        #expect(try a.nextPending()?.work.id == ids[1])
+        #expect(try a.previousPending(before: ids[1]) == nil)
     }
 
     @Test func threeReviewersDecidingAtOnceDecideEveryWorkExactlyOnce() async throws {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import Library
+@testable import LibraryCore
 import LibraryTestSupport
 
 @Suite struct Filing {

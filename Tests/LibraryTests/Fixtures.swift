@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 import ShelfScanTestSupport
 @testable import Library
+@testable import LibraryCore
 
 /// A few bytes standing for a JPEG: the store treats crops as opaque files.
 func fakeJPEG(_ seed: UInt8) -> [UInt8] { [0xFF, 0xD8, 0xFF, 0xE0, seed, seed &+ 1, 0xFF, 0xD9] }

@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 import Testing
 @testable import Library
+@testable import LibraryCore
 import LibraryTestSupport
 
 /// Bulk decisions, split and join: each one transaction and one undo.

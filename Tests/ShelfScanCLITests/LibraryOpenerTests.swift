@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import LibraryCore
 @testable import ShelfScanCLI
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import BookModel
 import Library
+import LibraryCore
 import ShelfImage
 import Testing
 @testable import ShelfScanCLI

@@ -2,6 +2,7 @@ import BookModel
 import Enrichment
 import Foundation
 import Library
+import LibraryCore
 import ShelfScanTestSupport
 import Testing
 @testable import ShelfScanCLI

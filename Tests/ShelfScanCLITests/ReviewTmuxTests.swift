@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Library
+import LibraryCore
 import ShelfScanTestSupport
 import Testing
 @testable import ShelfScanCLI

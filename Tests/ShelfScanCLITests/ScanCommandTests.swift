@@ -2,6 +2,7 @@ import BookModel
 import Foundation
 import PPOCR
 import Library
+import LibraryCore
 import ShelfImage
 import ShelfScanTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import BookModel
 import Foundation
 import Library
+import LibraryCore
 import ShelfImage
 import ShelfScanTestSupport
 import Testing

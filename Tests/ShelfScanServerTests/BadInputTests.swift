@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Library
+import LibraryCore
 import ShelfImage
 import ShelfScanServer
 import ShelfScanTestSupport

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Library
+import LibraryCore
 import Logging
 import NIOCore
 import NIOFoundationCompat

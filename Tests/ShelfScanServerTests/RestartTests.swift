@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Library
+import LibraryCore
 import ShelfScan
 @testable import ShelfScanServer
 import ShelfScanTestSupport

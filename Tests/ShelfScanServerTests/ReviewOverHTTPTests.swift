@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Library
+import LibraryCore
 import ShelfScanServer
 import ShelfScanTestSupport
 import Testing

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import BookModel
 import Foundation
 import Library
+import LibraryCore
 import NIOCore
 import ShelfImage
 import ShelfScanServer

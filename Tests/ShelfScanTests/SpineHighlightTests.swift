@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import LibraryCore
 import ShelfImage
 import ShelfScan
 import ShelfScanTestSupport

@@ -1,11 +1,12 @@
 import BookModel
 import Foundation
-import Library
-import PostgresNIO
 
-/// Imports as the SQLite store does them (`ImportRows` reads the file, the same for both): a book already
-/// present gains the row's IDs instead of a copy, and a failing row is skipped alone.
-extension PostgresLibraryStore {
+/// Imports on either engine (`ImportRows` reads the file): a book already present gains the row's IDs instead
+/// of a copy, and a failing row is skipped alone.
+extension LibraryEngine {
+    /// Imports a Goodreads, LibraryThing or StoryGraph CSV export (or any CSV with title and author columns),
+    /// as saved: UTF-8 or Windows-1252, comma, semicolon or tab separated. A bad row is reported with its line
+    /// and skipped; a book already present gains the row's IDs instead of a copy.
     public func importCSV(_ bytes: [UInt8], date: Date) throws -> ImportReport {
         var (report, rows) = try ImportRows.csv(bytes, date: date)
         try importWorks(rows, into: &report, date: date)
@@ -13,18 +14,22 @@ extension PostgresLibraryStore {
         return report
     }
 
+    /// `importCSV` of text already in memory.
     public func importCSV(_ text: String, date: Date) throws -> ImportReport {
         try importCSV(Array(text.utf8), date: date)
     }
 
+    /// Imports a JSON export (the `data` of the envelope, or the whole envelope); deduplicated like CSV.
     public func importJSON(_ data: Data, date: Date) throws -> ImportReport {
         var (report, rows) = try ImportRows.json(data, date: date)
         try importWorks(rows, into: &report, date: date)
         return report
     }
 
-    /// Transactions of a few hundred rows, each row in its own savepoint, so a failing row is skipped alone
-    /// and reviewers deciding meanwhile never wait long behind a big import.
+    /// Writes imported Works in transactions of a few hundred rows (one per row would be one fsync per row),
+    /// each row in its own savepoint so a failing row is skipped alone. Short transactions let a review
+    /// session decide while a big import runs.
+    /// - Parameter rows: `owned` says whether the entry holds its first edition; nil: unless it is a wishlist entry.
     private func importWorks(_ rows: [ImportRows.Row], into report: inout ImportReport, date: Date) throws {
         var index = try duplicateIndex()
         var start = 0
@@ -33,31 +38,27 @@ extension PostgresLibraryStore {
             start += chunk.count
             var chunkReport = report
             var chunkIndex = index
-            try transaction {
+            try writing(replay: .never) { tx in
                 // From the chunk's start on every run: a run cut off by a lost connection counts nothing.
                 chunkReport = report
                 chunkIndex = index
                 for (line, work, ownedOverride) in chunk {
-                    try query("SAVEPOINT importrow")
-                    do {
+                    let failure = try tx.inSavepoint {
                         if let dup = chunkIndex.candidates(for: work, threshold: DuplicateRule.fuzzyThreshold, limit: 1).first,
-                           var existing = try loadWork(dup.id, lock: true) {
+                           var existing = try tx.loadWork(dup.id, forUpdate: true) {
                             var incoming = work
                             incoming.libraryEntry = nil
                             incoming.editions = incoming.editions.map { var e = $0; e.id = nil; return e }
                             existing.absorb(incoming, at: date)
-                            chunkIndex.add(try saveWork(existing))
+                            chunkIndex.add(try tx.saveWork(existing, photoID: nil, bump: true, insertWithID: false, ownFirstEdition: false))
                             chunkReport.merged += 1
                         } else {
                             let owned = ownedOverride ?? (work.libraryEntry.map { $0.readingStatus != .wishlist } ?? false)
-                            chunkIndex.add(try saveWork(work, bump: false, ownFirstEdition: owned))
+                            chunkIndex.add(try tx.saveWork(work, photoID: nil, bump: false, insertWithID: false, ownFirstEdition: owned))
                             chunkReport.imported += 1
                         }
-                        try query("RELEASE SAVEPOINT importrow")
-                    } catch where !Self.isConnectionLost(error) {
-                        try query("ROLLBACK TO SAVEPOINT importrow")
-                        chunkReport.skipped.append(.init(line: line, message: error is PSQLError ? Self.reason(error) : "\(error)"))
                     }
+                    if let failure { chunkReport.skipped.append(.init(line: line, message: failure)) }
                 }
             }
             // Counted only once the chunk committed: a chunk rerun after a reconnect is not counted twice.

@@ -4,7 +4,8 @@ import Foundation
 /// The library as callers see it (scan, review, library, match, serve): one interface, two engines.
 ///
 /// `LibraryStore` (SQLite through GRDB) is the embedded default; `PostgresLibraryStore` (in `LibraryPostgres`)
-/// is the same library on a PostgreSQL server shared by a team. Every write is one transaction on both.
+/// is the same library on a PostgreSQL server shared by a team. Every write is one transaction on both, and every
+/// rule (deciding, undo, split and join, filing, imports, the queue) is the same code on both (`LibraryEngine`).
 /// Open one with `LibraryOpener` (in `ShelfScanCLI`), which takes a path or a `postgres://` URL.
 public protocol LibraryStoring: AnyObject, Sendable {
     /// The database file, or nil for an in-memory or server library.
@@ -30,6 +31,8 @@ public protocol LibraryStoring: AnyObject, Sendable {
     func librarySummaries(limit: Int?, offset: Int) throws -> [WorkSummary]
     func work(id: Work.ID) throws -> Work?
     func works(includePending: Bool) throws -> [Work]
+    /// The next pending Work after `after` that no other reviewer holds, wrapping to the queue's front when
+    /// `wrap`. A read on both engines: it holds nothing (`claimNextPending` does).
     func nextPending(after: Work.ID?, wrap: Bool) throws -> ReviewItem?
     func previousPending(before: Work.ID) throws -> ReviewItem?
     func reviewItem(id: Work.ID) throws -> ReviewItem?
@@ -123,21 +126,6 @@ extension LibraryStoring {
     public func importCSV(_ bytes: [UInt8]) throws -> ImportReport { try importCSV(bytes, date: Date()) }
     public func importCSV(_ text: String) throws -> ImportReport { try importCSV(text, date: Date()) }
     public func importJSON(_ data: Data) throws -> ImportReport { try importJSON(data, date: Date()) }
-}
-
-extension LibraryStore: LibraryStoring {
-    public var locationDescription: String { path ?? ":memory:" }
-
-    /// One SQLite file has one scanning process at a time in practice, and a second one is kept honest by the
-    /// content-hash unique index: filing twice changes nothing. So every claim succeeds.
-    public func claimPhoto(contentHash: String, worker: String, lease: TimeInterval) throws -> Bool { true }
-    public func releasePhoto(contentHash: String, worker: String) throws {}
-
-    /// On SQLite the plain queue, nothing held: a single-file library has one reviewer at a time, and a
-    /// second session's stale decision is still refused by the revision check.
-    public func claimNextPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> ReviewItem? {
-        try nextPending(after: after, wrap: true)
-    }
 }
 
 extension Work {

@@ -77,3 +77,29 @@ public struct FiledPhotoStatus: Sendable, Equatable {
         self.filedAt = filedAt; self.workCount = workCount; self.pendingCount = pendingCount
     }
 }
+
+extension Work {
+    /// The Work a scan files for one spine: the filing rule's, so a photo files the same on each engine.
+    static func filed(_ spine: SpineFiling, photo: PhotoFiling, crop: String?, date: Date) -> Work {
+        let title = spine.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        var w = Work(title: title.isEmpty ? Work.unreadTitle : String(title.prefix(Rules.titleMaxLength)),
+                     reviewStatus: .needsReview, dateCreated: date)
+        w.setAuthorNames(spine.authors.map { String($0.prefix(Rules.authorNameMaxLength)) }
+            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }, at: date)
+        w.originalImagePath = photo.originalImagePath
+        w.boundingBox = spine.boundingBox
+        w.primaryProvider = spine.reader
+        w.spine = SpineProvenance(photoContentHash: photo.contentHash, row: spine.row, position: spine.position,
+                                  lying: spine.lying, polygon: spine.polygon, detectionConfidence: spine.detectionConfidence,
+                                  readingConfidence: spine.readingConfidence, rawText: spine.rawText, reader: spine.reader,
+                                  model: spine.model, promptVersion: spine.promptVersion, readError: spine.readError,
+                                  callNumber: spine.callNumber, catalogScore: spine.catalogScore, cropFile: crop,
+                                  enrichmentStatus: spine.enrichmentStatus, textRunsUp: spine.textRunsUp)
+        if let isbn = spine.isbn.flatMap(ISBN.valid) {
+            w.editions = [Edition(isbn: isbn, dateCreated: date)]
+        }
+        if let enrichment = spine.enrichment { w.applyEnrichment(enrichment, at: date) }
+        w.lastModified = date
+        return w
+    }
+}
