@@ -125,9 +125,11 @@ struct PostgresTeamTests {
         #expect(throws: LibraryError.claimedByOther(second.work.id!, reviewer: "bob")) {
             try a.review(ReviewDecision(workID: second.work.id!, action: .verify, session: "ann"))
         }
-        // And an expired claim is free again
-        let third = try #require(try a.claimNextPending(reviewer: "cy", lease: 0.001))
-        Thread.sleep(forTimeInterval: 0.05)
+        // And an expired claim is free again: the lease is run out in the database (whose clock judges it),
+        // not waited out
+        let third = try #require(try a.claimNextPending(reviewer: "cy", lease: 60))
+        #expect(try b.claimNextPending(reviewer: "dee", lease: 60)?.work.id != third.work.id, "held by a live lease")
+        _ = try a.read { try a.query("UPDATE reviewClaim SET expiresAt = now() - interval '1 second' WHERE reviewer = 'cy'") }
         #expect(try b.claimNextPending(reviewer: "dee", lease: 60)?.work.id == third.work.id)
     }
 
@@ -205,9 +207,10 @@ struct PostgresTeamTests {
         let url = try Engine.freshDatabaseURL()
         let a = try PostgresLibraryStore(url: url, password: Engine.password)
         let b = try PostgresLibraryStore(url: url, password: Engine.password)
-        #expect(try a.claimPhoto(contentHash: hash(300), worker: "a", lease: 0.2))
+        #expect(try a.claimPhoto(contentHash: hash(300), worker: "a", lease: 60))
         #expect(try !b.claimPhoto(contentHash: hash(300), worker: "b", lease: 60), "held by a live lease")
-        Thread.sleep(forTimeInterval: 0.3)
+        // a dies; its lease runs out, in the database's time (set there, not waited for)
+        _ = try a.read { try a.query("UPDATE photoClaim SET expiresAt = now() - interval '1 second' WHERE contentHash = \(hash(300))") }
         #expect(try b.claimPhoto(contentHash: hash(300), worker: "b", lease: 60), "a's lease ran out")
         _ = try b.file(photo(hash(300), [spine("X", position: 0)]))
         #expect(try !a.claimPhoto(contentHash: hash(300), worker: "a", lease: 60), "filed photos are never claimed again")
