@@ -30,6 +30,8 @@ func value(_ flag: String) -> String? { args.firstIndex(of: flag).flatMap { $0 +
 let language = value("--lang") ?? "eng"
 let limit = value("--limit").flatMap(Int.init) ?? Int.max
 let dump = args.contains("--dump")
+/// Where to write the crops a reader finds no text in at all (`--save-unread DIR`), to look at why.
+let saveUnread = value("--save-unread").map { URL(fileURLWithPath: $0) }
 let onlySet = value("--set")
 let endToEnd = args.contains("--end-to-end")
 let readerChoice = value("--reader") ?? "both"
@@ -206,6 +208,13 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
             score.authorsAnnotated += 1
             let best = reading.authors.flatMap { read in trueAuthors.map { Similarity.ratio(read, $0) } }.max() ?? 0
             if best >= 0.8 { score.authorsRight += 1 }
+        }
+        if let dir = saveUnread, reading.rawText.isEmpty {
+            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            if let png = try? truth.crop.image.pngData() {
+                let name = "\(truth.crop.id)-\(TextNormalization.tokens(truth.title).joined(separator: "-")).png"
+                try? Data(png).write(to: dir.appendingPathComponent(name))
+            }
         }
         if dump {
             let mark = similarity >= 0.8 ? "OK " : "   "

@@ -114,21 +114,40 @@ enum PPOCRSpine {
     static func read(_ image: RGBImage, detector: TextDetector, recognizer: TextRecognizer, options: PPOCROptions)
         throws(OnnxRuntimeError) -> (split: TitleSplitter.Split, raw: String, textRunsUp: Bool?)
     {
-        let none = TitleSplitter.Split(title: nil, authors: [], confidence: 0)
-        guard image.width >= 8, image.height >= 8 else { return (none, "", nil) }
+        guard image.width >= 8, image.height >= 8 else {
+            return (TitleSplitter.Split(title: nil, authors: [], confidence: 0), "", nil)
+        }
         // English spines mostly read top to bottom, many European ones bottom to top. Turning the crop
         // counter-clockwise makes top-to-bottom text run left to right; the other direction then comes out
         // upside down, which the orientation vote below catches.
-        let frame = image.height >= image.width ? image.rotated(.counterClockwise90) : image
+        let standing = image.height >= image.width
+        let along = try read(frame: standing ? image.rotated(.counterClockwise90) : image, footKnown: true,
+                             detector: detector, recognizer: recognizer, options: options)
+        // A thick book may print everything across its spine, in short rows one under the other ("Silke
+        // Redolfi / Frauen / bauen Staat / NZZ Verlag"): with nothing read along it, those rows are the reading,
+        // read in the crop's own frame. Where the foot is is then unknown.
+        guard standing, along.raw.isEmpty, along.acrossLines > 0 else { return (along.split, along.raw, along.textRunsUp) }
+        let across = try read(frame: image, footKnown: false, detector: detector, recognizer: recognizer, options: options)
+        return across.raw.isEmpty ? (along.split, along.raw, along.textRunsUp) : (across.split, across.raw, nil)
+    }
+
+    /// Reads the lines that run left to right in `frame` (either way round), and counts the word-long lines
+    /// that run across them.
+    static func read(frame: RGBImage, footKnown: Bool, detector: TextDetector, recognizer: TextRecognizer, options: PPOCROptions)
+        throws(OnnxRuntimeError) -> (split: TitleSplitter.Split, raw: String, textRunsUp: Bool?, acrossLines: Int)
+    {
+        let none = TitleSplitter.Split(title: nil, authors: [], confidence: 0)
         let found = try detector.detect(frame)
         // Lines across the spine (call-number labels, stacked letters) are not the title's direction.
-        let lines: [Line] = found.filter { !$0.rect.isVertical || $0.rect.length < 1.3 * $0.rect.thickness }.map { d in
+        let isAcross = { (d: DetectedLine) in d.rect.isVertical && d.rect.length >= 1.3 * d.rect.thickness }
+        let acrossLines = found.filter(isAcross).count
+        let lines: [Line] = found.filter { !isAcross($0) }.map { d in
             let thickness = max(2, d.rect.thickness), length = max(2, d.rect.length)
             let height = min(options.maxLineHeight, Int(thickness.rounded()))
             let width = max(2, Int((length * Double(height) / thickness).rounded()))
             return Line(rect: d.rect, image: frame.warped(d.rect.quad, width: width, height: height))
         }
-        guard !lines.isEmpty else { return (none, "", nil) }
+        guard !lines.isEmpty else { return (none, "", nil, acrossLines) }
 
         // Orientation: the biggest lines read both ways round, one at a time, until one way is clearly
         // surer (or `orientationLines` were read). Most spines are decided by their title line alone.
@@ -170,7 +189,8 @@ enum PPOCRSpine {
         ocrLines = rows(ocrLines)
         let raw = ocrLines.map(\.text).joined(separator: "\n")
         // Flipped, the text runs up the spine: the reading starts at its foot.
-        return (TitleSplitter.split(TitleSplitter.segments(blocks(ocrLines)), footAtStart: flip), raw, flip)
+        return (TitleSplitter.split(TitleSplitter.segments(blocks(ocrLines)), footAtStart: footKnown ? flip : nil), raw, flip,
+                acrossLines)
     }
 
     /// The detector sometimes cuts one printed line at a space; pieces on one row with no more than a

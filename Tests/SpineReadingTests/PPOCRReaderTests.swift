@@ -41,20 +41,40 @@ struct PPOCRReaderTests {
     @Test("Title and author on two lines of one spine are split, the name as the author")
     func titleAndAuthor() async throws {
         let reader = try #require(Self.reader, Self.missing)
-        let title = BitmapText.render("THE LONG GOODBYE", scale: 6)
-        let author = BitmapText.render("RAYMOND CHANDLER", scale: 3)
-        var spine = RGBImage(width: max(title.width, author.width), height: title.height + author.height, fill: (235, 225, 200))
-        for (image, y0) in [(title, 0), (author, title.height)] {
-            for y in 0..<image.height {
-                for x in 0..<image.width {
-                    for c in 0..<3 { spine.pixels[3 * ((y + y0) * spine.width + x) + c] = image.pixels[3 * (y * image.width + x) + c] }
-                }
-            }
-        }
+        let spine = Self.stacked([BitmapText.render("THE LONG GOODBYE", scale: 6), BitmapText.render("RAYMOND CHANDLER", scale: 3)])
         let reading = await reader.read([SpineCrop(id: 9, image: BitmapText.standingSpine(spine, topToBottom: false))])[0]
         #expect(Similarity.ratio(reading.title ?? "", "THE LONG GOODBYE") >= 0.8, "\(reading.rawText)")
         #expect(reading.authors.count == 1)
         #expect(Similarity.ratio(reading.authors.first ?? "", "RAYMOND CHANDLER") >= 0.8, "\(reading.rawText)")
+    }
+
+    @Test("A thick spine printed across, in short rows under its head, is read across")
+    func printedAcross() async throws {
+        let reader = try #require(Self.reader, Self.missing)
+        // The rows stand upright at the head of a tall crop, nothing runs along it: read along, nothing is found.
+        let rows = Self.stacked([BitmapText.render("SILKE REDOLFI", scale: 3), BitmapText.render("FRAUEN", scale: 5),
+                                 BitmapText.render("BAUEN STAAT", scale: 5)])
+        let spine = Self.stacked([rows], height: 5 * rows.width)
+        let reading = await reader.read([SpineCrop(id: 10, image: spine)])[0]
+        #expect(Similarity.ratio(reading.title ?? "", "FRAUEN BAUEN STAAT") >= 0.8, "\(reading.rawText)")
+        #expect(reading.authors.contains { Similarity.ratio($0, "SILKE REDOLFI") >= 0.8 }, "\(reading.rawText)")
+        #expect(reading.textRunsUp == nil, "rows across the spine say nothing of which way text runs along it")
+    }
+
+    /// Images one under the other, left-aligned on the paper colour, on a canvas at least `height` tall.
+    static func stacked(_ images: [RGBImage], height: Int = 0) -> RGBImage {
+        var canvas = RGBImage(width: images.map(\.width).max() ?? 1, height: max(height, images.reduce(0) { $0 + $1.height }),
+                              fill: (235, 225, 200))
+        var y0 = 0
+        for image in images {
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    for c in 0..<3 { canvas.pixels[3 * ((y + y0) * canvas.width + x) + c] = image.pixels[3 * (y * image.width + x) + c] }
+                }
+            }
+            y0 += image.height
+        }
+        return canvas
     }
 
     @Test("A crop without text is unread, with the reason")
