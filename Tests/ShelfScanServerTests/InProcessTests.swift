@@ -27,10 +27,14 @@ struct InProcessScene: @unchecked Sendable {
     let gate: PhotoGate
     let clock: ManualClock
 
+    /// - Parameters:
+    ///   - libraryPath: a library filed beforehand (a `ShelfScene`'s); a fresh one in `directory` when nil.
+    ///   - busyTimeout: how long the server's library waits for another writer; 0 refuses at once.
     init(serverToken: String? = nil, concurrentJobs: Int = 1, perMinute: Int = 30, burst: Int = 10,
-         jobsDirectory: URL? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+         jobsDirectory: URL? = nil, libraryPath: String? = nil, busyTimeout: TimeInterval = LibraryStore.busyTimeout,
+         configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         directory = try ShelfscanProcess.temporaryDirectory("in-process")
-        library = try LibraryStore(path: directory.appendingPathComponent("library.sqlite").path)
+        library = try LibraryStore(path: libraryPath ?? directory.appendingPathComponent("library.sqlite").path, busyTimeout: busyTimeout)
         var configuration = ServerConfiguration()
         configuration.token = serverToken
         configuration.concurrentJobs = concurrentJobs
