@@ -9,6 +9,97 @@ import NIOCore
 import ShelfScanTestSupport
 import Testing
 
+/// Decisions that reshape the queue, in process over the five books of a `ShelfScene`, whose boxes and readings
+/// the test knows exactly: bulk verify by the bar, split and join redrawn as the terminal review redraws them.
+@Suite struct ReviewDecisionTests {
+    @Test func bulkVerifyTakesThePhotosBooksReadAtTheBarAsOneUndoableDecision() async throws {
+        // Given one photo's five pending books, read at 94, 81, 88, 62 and 90%
+        let (scene, shelf) = try InProcessScene.overShelf()
+        defer { scene.remove(shelf) }
+        let store = scene.library
+        try await scene.test { client in
+            let route = RoutePath.bulkVerify
+            // A bar of the wrong type is not the JSON the route takes (the refusals by value are `ProblemTests`')
+            try await client.postJSON(route, ["photoContentHash": ShelfScene.contentHash, "minConfidence": "high"]).expectProblem(400, "MALFORMED_JSON")
+            // A shelf row without books, or a bar above every reading, takes nothing and journals nothing
+            for body: [String: Any] in [["photoContentHash": ShelfScene.contentHash, "minConfidence": 0.5, "row": 1],
+                                        ["photoContentHash": ShelfScene.contentHash, "minConfidence": 0.95]] {
+                let none = try await client.postJSON(route, body)
+                #expect(none.status == .ok && none.data["verifiedWorkIds"] as? [Int] == [] && none.data["journalId"] == nil, "\(none.json)")
+            }
+            #expect(try store.journal(limit: 5).isEmpty)
+
+            // When verifying at 85%: the three read at 85% or better, in one journal entry, worded as the terminal's
+            let taken = [shelf.ids[0], shelf.ids[2], shelf.ids[4]]
+            let bulk = try await client.postJSON(route, ["photoContentHash": ShelfScene.contentHash, "minConfidence": 0.85, "row": 0])
+            #expect(bulk.status == .ok, "\(bulk.json)")
+            #expect(bulk.data["verifiedWorkIds"] as? [Int] == taken.map { Int($0) })
+            #expect(try store.reviewStatuses(ids: shelf.ids) == [shelf.ids[0]: .verified, shelf.ids[1]: .needsReview, shelf.ids[2]: .verified,
+                                                                 shelf.ids[3]: .needsReview, shelf.ids[4]: .verified])
+            let journal = try store.journal(limit: 5)
+            #expect(journal.count == 1 && journal.first?.kind == "bulk" && journal.first?.session == "http")
+            #expect(journal.first?.summary == "verified 3 of shelf 1 read at 85% or better")
+            #expect(bulk.data["journalId"] as? Int == journal.first.map { Int($0.id) })
+
+            // Then one undo takes all three back
+            let undone = try await client.postJSON(RoutePath.undo, [:])
+            #expect(undone.status == .ok)
+            #expect(Set(undone.data["restoredWorkIds"] as? [Int] ?? []) == Set(taken.map { Int($0) }))
+            #expect(try store.pendingCount() == 5)
+        }
+    }
+
+    @Test func splitAndJoinRedrawBoxesAsTheTerminalDoes() async throws {
+        // Given five pending books of one photo
+        let (scene, shelf) = try InProcessScene.overShelf()
+        defer { scene.remove(shelf) }
+        let store = scene.library
+        let kindred = try #require(try store.work(id: shelf.ids[0]))
+        let box = try #require(kindred.boundingBox)
+        let kindredID = try #require(kindred.id)
+        try await scene.test { client in
+            // A stale revision changes nothing (the other refusals are `ProblemTests`')
+            try await client.postJSON(RoutePath.decision(kindredID, "split"), ["revision": kindred.revision + 1]).expectProblem(409, "CONFLICT")
+            #expect(try store.pendingCount() == 5)
+
+            // When Kindred's box is split at 40% of its width, with the revision seen
+            let split = try await client.postJSON(RoutePath.decision(kindredID, "split"), ["revision": kindred.revision, "at": 0.4])
+            #expect(split.status == .ok, "\(split.json)")
+            #expect(split.data["replacedWorkIds"] as? [Int] == [Int(kindredID)])
+            let pieces = try #require(split.data["createdWorkIds"] as? [Int])
+            #expect(pieces.count == 2)
+            // Then two pending boxes stand in its place, cut where asked, each with its crop
+            let left = try #require(try store.work(id: Int64(pieces[0]))?.boundingBox)
+            let right = try #require(try store.work(id: Int64(pieces[1]))?.boundingBox)
+            #expect(abs(left.x - box.x) < 1e-6 && abs(left.width - box.width * 0.4) < 1e-6)
+            #expect(abs(right.x - (box.x + box.width * 0.4)) < 1e-6 && abs(right.width - box.width * 0.6) < 1e-6)
+            let crop = try await client.get(RoutePath.workCrop(pieces[1]))
+            #expect(crop.status == .ok && crop.headers[.contentType] == "image/jpeg")
+            #expect(try store.work(id: kindredID) == nil && (try store.pendingCount()) == 6)
+
+            // And joining Noise with its right neighbour, Middlemarch, gives one box over both, read as the surer of
+            // the two (88% against 62%)
+            let (noise, middlemarch) = (ShelfScene.spines[2], ShelfScene.spines[3])
+            let join = try await client.postJSON(RoutePath.decision(shelf.ids[2], "join"), [:])
+            #expect(join.status == .ok, "\(join.json)")
+            #expect(join.data["replacedWorkIds"] as? [Int] == [Int(shelf.ids[2]), Int(shelf.ids[3])])
+            let joinedID = try #require((join.data["createdWorkIds"] as? [Int])?.first)
+            let joined = try #require(try store.work(id: Int64(joinedID)))
+            let whole = try #require(joined.boundingBox)
+            #expect(abs(whole.x - Double(noise.x) / Double(ShelfScene.width)) < 1e-6)
+            #expect(abs(whole.x + whole.width - Double(middlemarch.x + middlemarch.width) / Double(ShelfScene.width)) < 1e-6)
+            #expect(joined.title == "Noise" && joined.reviewStatus == .needsReview)
+            #expect(try store.pendingCount() == 5)
+
+            // Undo takes back the join, then the split
+            #expect(Set(try await client.postJSON(RoutePath.undo, [:]).data["restoredWorkIds"] as? [Int] ?? []) == [Int(shelf.ids[2]), Int(shelf.ids[3])])
+            #expect(try await client.postJSON(RoutePath.undo, [:]).data["restoredWorkIds"] as? [Int] == [Int(kindredID)])
+            #expect(try store.work(id: kindredID)?.title == "Kindred" && (try store.pendingCount()) == 5)
+            #expect(try store.journal(limit: 5).map(\.kind).prefix(2).sorted() == ["join", "split"])
+        }
+    }
+}
+
 /// The review routes' refusals, in process over the five books of a `ShelfScene` (boxes, readings, crops), each
 /// reached from its cause: its status, its code, a detail naming that cause, and the library as it was before,
 /// its rows, its journal and every file in its crops folder.
@@ -218,5 +309,10 @@ extension InProcessScene {
 extension TestClientProtocol {
     func postJSON(_ uri: String, _ json: String) async throws -> TestResponse {
         try await execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+    }
+
+    func postJSON(_ uri: String, _ object: [String: Any]) async throws -> TestResponse {
+        try await execute(uri: uri, method: .post, headers: [.contentType: "application/json"],
+                          body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object)))
     }
 }
