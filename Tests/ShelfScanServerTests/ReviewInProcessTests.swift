@@ -221,40 +221,6 @@ extension ProblemTests {
     }
 }
 
-extension ProblemTests {
-    /// What no route of ours throws itself, Hummingbird's HTTP errors and the library's failures from a route
-    /// that does not catch them (the listing, the results), is a problem still: the status kept, a code a client
-    /// can switch on, `Retry-After` where waiting helps. The routes that reach each cause are above; these causes
-    /// come from beneath the routes (another writer, a lost server, a full disk), so a route here throws them.
-    @Test func anErrorFromBeneathTheRoutesIsAProblemWithItsOwnCode() async throws {
-        let thrown: [(path: String, error: any Error & Sendable, status: Int, code: String, retryAfter: String?)] = [
-            ("method", HTTPError(.methodNotAllowed), 405, "METHOD_NOT_ALLOWED", nil),
-            ("bad", HTTPError(.badRequest, message: "Expected parameter does not exist"), 400, "INVALID_REQUEST", nil),
-            ("large", HTTPError(.contentTooLarge), 413, "REQUEST_TOO_LARGE", nil),
-            ("unauthorized", HTTPError(.unauthorized), 401, "UNAUTHORIZED", nil),
-            ("busy", LibraryError.busy(location: "lib", reason: "database is locked"), 503, "LIBRARY_BUSY", "1"),
-            ("lost", LibraryError.connectionLost(location: "lib", mayHaveBeenApplied: false), 503, "CONNECTION_LOST", "2"),
-            ("constraint", LibraryError.constraint(location: "lib", reason: "UNIQUE constraint failed"), 409, "CONSTRAINT_VIOLATION", nil),
-            ("failed", LibraryError.databaseFailed(location: "lib", reason: "disk I/O error"), 500, "DATABASE_ERROR", nil),
-            ("unavailable", LibraryError.cannotOpen(path: "lib", reason: "unable to open database file"), 503, "LIBRARY_UNAVAILABLE", nil),
-            ("crop", LibraryError.cropNotWritten(path: "lib.crops/a.jpg", reason: "No space left on device"), 503, "CROP_NOT_WRITTEN", nil),
-            ("import", LibraryError.importFailed("the dump is cut short"), 503, "IMPORT_FAILED", nil),
-        ]
-        let router = Router(context: ServerContext.self)
-        router.add(middleware: ProblemMiddleware<ServerContext>())
-        for (path, error, _, _, _) in thrown { router.get(RouterPath("/\(path)")) { _, _ -> Response in throw error } }
-        try await Application(router: router).test(.router) { client in
-            for (path, _, status, code, retryAfter) in thrown {
-                let reply = try await client.get("/\(path)")
-                reply.expectProblem(status, code)
-                #expect(reply.headers[.retryAfter] == retryAfter, "\(path)")
-            }
-            // And a Hummingbird error's own message is its detail
-            #expect(try await client.get("/bad").json["detail"] as? String == "Expected parameter does not exist")
-        }
-    }
-}
-
 /// A library whose file another writer holds is busy: a 503 to send again, and sent again, it is taken.
 @Suite struct BusyLibraryTests {
     @Test func aDecisionWhileAnotherWriterHoldsTheLibraryIsA503ToSendAgain() async throws {
