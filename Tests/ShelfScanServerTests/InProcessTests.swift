@@ -311,6 +311,13 @@ extension TestResponse {
                                      body: ByteBuffer(string: "{not json")).expectProblem(400, "MALFORMED_JSON")
             try await client.get(RoutePath.work(999999)).expectProblem(404, "NOT_FOUND")
             try await client.get("\(RoutePath.works)?limit=-1").expectProblem(400, "INVALID_QUERY")
+            // A Work ID that is not a positive integer names no Work; nor does a page file that is not served
+            for path in [RoutePath.work(0), RoutePath.work("dune"), RoutePath.workCrop(-3), "\(WebPages.picturePrefix)0/photo.jpg",
+                         "\(WebPages.assetPrefix)nothing.css", "\(WebPages.assetPrefix)review-body.html"] {
+                try await client.get(path).expectProblem(404, "NOT_FOUND")
+            }
+            // A search longer than a few words of a title or an author
+            try await client.get("\(RoutePath.findPage)?q=\(String(repeating: "a", count: 201))").expectProblem(400, "INVALID_QUERY")
         }
     }
 }
