@@ -118,8 +118,8 @@ extension ProblemTests {
         let hash = ShelfScene.contentHash
         let refusals: [(uri: String, body: String, says: String)] = [
             // The library's own rules, as `shelfscan review` applies them
-            (RoutePath.decision(unread, "verify"), "{}", "the spine was not read"),
-            (RoutePath.decision(kindred, "edit"), #"{"title": "  ", "authors": ["A"]}"#, "title"),
+            (RoutePath.decision(unread, "verify"), "{}", "title: the spine was not read"),
+            (RoutePath.decision(kindred, "edit"), #"{"title": "  ", "authors": ["A"]}"#, "title: must not be empty"),
             (RoutePath.decision(kindred, "merge"), #"{"into": \#(kindred)}"#, "cannot be merged into itself"),
             // The routes' own: a value outside what the route takes, or a required one missing
             (RoutePath.decision(kindred, "edit"), #"{"format": "scroll"}"#, "format must be one of"),
@@ -132,7 +132,7 @@ extension ProblemTests {
             (RoutePath.bulkVerify, #"{"photoContentHash": "\#(hash)"}"#, "Name the photo and the bar"),
             (RoutePath.bulkVerify, #"{"photoContentHash": "\#(hash)", "minConfidence": 1.5}"#, "Name the photo and the bar"),
             (RoutePath.bulkVerify, #"{"photoContentHash": "\#(hash)", "minConfidence": -0.1}"#, "Name the photo and the bar"),
-            // A bar three books pass, with a reading status there is none of: none of the three is taken
+            // A bar four of the books pass, with a reading status there is none of: none of them is taken
             (RoutePath.bulkVerify, #"{"photoContentHash": "\#(hash)", "minConfidence": 0.8, "readingStatus": "someday"}"#,
              "readingStatus must be one of"),
         ]
