@@ -28,10 +28,14 @@ struct InProcessScene: @unchecked Sendable {
     let gate: PhotoGate
     let clock: ManualClock
 
+    /// - Parameters:
+    ///   - libraryPath: a library filed beforehand (a `ShelfScene`'s); a fresh one in `directory` when nil.
+    ///   - busyTimeout: how long the server's library waits for another writer; 0 refuses at once.
     init(serverToken: String? = nil, concurrentJobs: Int = 1, perMinute: Int = 30, burst: Int = 10,
-         jobsDirectory: URL? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+         jobsDirectory: URL? = nil, libraryPath: String? = nil, busyTimeout: TimeInterval = LibraryStore.busyTimeout,
+         configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         directory = try ShelfscanProcess.temporaryDirectory("in-process")
-        library = try LibraryStore(path: directory.appendingPathComponent("library.sqlite").path)
+        library = try LibraryStore(path: libraryPath ?? directory.appendingPathComponent("library.sqlite").path, busyTimeout: busyTimeout)
         var configuration = ServerConfiguration()
         configuration.token = serverToken
         configuration.concurrentJobs = concurrentJobs
@@ -308,6 +312,13 @@ extension TestResponse {
                                      body: ByteBuffer(string: "{not json")).expectProblem(400, "MALFORMED_JSON")
             try await client.get(RoutePath.work(999999)).expectProblem(404, "NOT_FOUND")
             try await client.get("\(RoutePath.works)?limit=-1").expectProblem(400, "INVALID_QUERY")
+            // A Work ID that is not a positive integer names no Work; nor does a page file that is not served
+            for path in [RoutePath.work(0), RoutePath.work("dune"), RoutePath.workCrop(-3), "\(WebPages.picturePrefix)0/photo.jpg",
+                         "\(WebPages.assetPrefix)nothing.css", "\(WebPages.assetPrefix)review-body.html"] {
+                try await client.get(path).expectProblem(404, "NOT_FOUND")
+            }
+            // A search longer than a few words of a title or an author
+            try await client.get("\(RoutePath.findPage)?q=\(String(repeating: "a", count: 201))").expectProblem(400, "INVALID_QUERY")
         }
     }
 }
@@ -415,6 +426,38 @@ extension TestResponse {
             #expect(!body.contains("disk I/O") && !body.contains("StoreFailure"), "\(body)")
         }
     }
+
+    /// What no route of ours throws itself, Hummingbird's HTTP errors and the library's failures from a route
+    /// that does not catch them (the listing, the results), is a problem still: the status kept, a code a client
+    /// can switch on, `Retry-After` where waiting helps. These causes come from beneath the routes (a lost
+    /// server, a full disk), so a route here throws them; a busy library is reached for real in `BusyLibraryTests`.
+    @Test func anErrorFromBeneathTheRoutesIsAProblemWithItsOwnCode() async throws {
+        let thrown: [(path: String, error: any Error & Sendable, status: Int, code: String, retryAfter: String?)] = [
+            ("method", HTTPError(.methodNotAllowed), 405, "METHOD_NOT_ALLOWED", nil),
+            ("bad", HTTPError(.badRequest, message: "Expected parameter does not exist"), 400, "INVALID_REQUEST", nil),
+            ("large", HTTPError(.contentTooLarge), 413, "REQUEST_TOO_LARGE", nil),
+            ("unauthorized", HTTPError(.unauthorized), 401, "UNAUTHORIZED", nil),
+            ("busy", LibraryError.busy(location: "lib", reason: "database is locked"), 503, "LIBRARY_BUSY", "1"),
+            ("lost", LibraryError.connectionLost(location: "lib", mayHaveBeenApplied: false), 503, "CONNECTION_LOST", "2"),
+            ("constraint", LibraryError.constraint(location: "lib", reason: "UNIQUE constraint failed"), 409, "CONSTRAINT_VIOLATION", nil),
+            ("failed", LibraryError.databaseFailed(location: "lib", reason: "disk I/O error"), 500, "DATABASE_ERROR", nil),
+            ("unavailable", LibraryError.cannotOpen(path: "lib", reason: "unable to open database file"), 503, "LIBRARY_UNAVAILABLE", nil),
+            ("crop", LibraryError.cropNotWritten(path: "lib.crops/a.jpg", reason: "No space left on device"), 503, "CROP_NOT_WRITTEN", nil),
+            ("import", LibraryError.importFailed("the dump is cut short"), 503, "IMPORT_FAILED", nil),
+        ]
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: ProblemMiddleware<ServerContext>())
+        for (path, error, _, _, _) in thrown { router.get(RouterPath("/\(path)")) { _, _ -> Response in throw error } }
+        try await Application(router: router).test(.router) { client in
+            for (path, _, status, code, retryAfter) in thrown {
+                let reply = try await client.get("/\(path)")
+                reply.expectProblem(status, code)
+                #expect(reply.headers[.retryAfter] == retryAfter, "\(path)")
+            }
+            // And a Hummingbird error's own message is its detail
+            #expect(try await client.get("/bad").json["detail"] as? String == "Expected parameter does not exist")
+        }
+    }
 }
 
 /// v1's WebSocket with the job in each state it can be in when a client connects, set at the gate.
@@ -504,6 +547,34 @@ extension TestResponse {
             await scene.gate.open()
             let job = try await scene.finished(id)
             #expect(job.status == .canceled && job.processedCount == 0)
+            #expect(try scene.library.works(includePending: true).isEmpty)
+        }
+    }
+
+    /// A job none of whose photos could be scanned ends `failed` with `SCAN_FAILED` (its status, and its stream's
+    /// last event), not `completed` with nothing in it.
+    @Test func aJobWhosePhotoCannotBeReadFailsWithScanFailed() async throws {
+        let scene = try InProcessScene(concurrentJobs: 1)
+        defer { try? FileManager.default.removeItem(at: scene.directory) }
+        try await scene.test { client in
+            // Given a job held at the gate, its upload then gone from the jobs folder
+            let (id, token) = try await scene.heldJob(client, seed: 55)
+            let uuid = try #require(UUID(uuidString: id))
+            let job = try #require(scene.jobs.job(uuid))
+            let store = try JobStore(directory: scene.directory.appendingPathComponent("jobs").path)
+            try FileManager.default.removeItem(at: store.photoURL(job, 0))
+
+            // When the gate opens
+            await scene.gate.open()
+
+            // Then the job failed, saying why, and its status and stream say so
+            let ended = try await scene.finished(id)
+            #expect(ended.status == .failed && ended.error?.code == "SCAN_FAILED" && ended.error?.retryable == false)
+            let status = try await client.get(RoutePath.scan(id), token: token)
+            #expect(status.data["status"] as? String == "failed")
+            #expect((status.data["error"] as? [String: Any])?["code"] as? String == "SCAN_FAILED", "\(status.json)")
+            let stream = String(buffer: try await client.get(RoutePath.scanStream(id), token: token).body)
+            #expect(stream.contains("event: failed") && stream.contains("SCAN_FAILED"), "\(stream)")
             #expect(try scene.library.works(includePending: true).isEmpty)
         }
     }
