@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 @testable import Library
+import LibraryCore
 import NIOCore
 @testable import ShelfScanServer
 import ShelfScanTestSupport
