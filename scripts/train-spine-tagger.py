@@ -151,6 +151,7 @@ def frequent_words(names, top=30000):
     import gzip
     import spacy_lookups_data
     data = os.path.join(os.path.dirname(spacy_lookups_data.__file__), "data")
+    named = names.get("g", set()) | names.get("s", set())
     common, display = set(), {}
     for lang in ("de", "en", "es"):
         prob = json.load(gzip.open(os.path.join(data, f"{lang}_lexeme_prob.json.gz")))
@@ -160,20 +161,19 @@ def frequent_words(names, top=30000):
         lower = [w for w in ranked if w.isalpha() and w == w.lower() and len(w) >= 3][:top]
         for rank, w in enumerate(lower):
             k = key(w)
-            if (k in names.get("g", set()) or k in names.get("s", set())) and rank >= 3000:
+            if k in named and rank >= 3000:
                 continue
             common.add(k)
         words = list(lower[:8000])
         if lang == "de":
             caps = [w for w in ranked if w.isalpha() and len(w) >= 3 and w[0].isupper() and w[1:] == w[1:].lower()
-                    and key(w) not in names.get("g", set()) and key(w) not in names.get("s", set())][:top]
+                    and key(w) not in named][:top]
             common.update(key(w) for w in caps)
             words += caps[:8000]
         display[lang] = words
     # French has no frequencies: its lemmas, with the plural and feminine forms that only add an ending. (Catalan's
     # lemma tables, CC0, were tried the same way and lowered every measure: its forms make too many surnames and
     # given names common words.)
-    named = names.get("g", set()) | names.get("s", set())
     for lang in ("fr",):
         lookup = json.load(gzip.open(os.path.join(data, f"{lang}_lemma_lookup.json.gz")))
         for form, lemmas in lookup.items():
@@ -540,8 +540,9 @@ FAKER_LOCALES = ["de_DE", "de_AT", "de_CH", "fr_FR", "fr_CH", "en_US", "en_GB", 
 class Renderer:
     def __init__(self, rng, catalogue, publishers_display, fakers, frequent):
         self.rng = rng
-        # German, English and Spanish titles from each language's 16,000 (German) or 8,000 most frequent words,
-        # German nouns capitalised as printed: real titles' words, which the lorem lists mostly lack.
+        # German, English and Spanish titles (with --wider-lexicon) from each language's 8,000 most frequent
+        # lowercase words, and German's 8,000 most frequent nouns as printed: real titles' words, which the lorem
+        # lists mostly lack.
         self.frequent = frequent
         self.catalogue = catalogue
         self.publishers = publishers_display

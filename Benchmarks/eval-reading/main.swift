@@ -212,7 +212,8 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
         if let dir = saveUnread, reading.rawText.isEmpty {
             try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             if let png = try? truth.crop.image.pngData() {
-                let name = "\(truth.crop.id)-\(TextNormalization.tokens(truth.title).joined(separator: "-")).png"
+                // Crop IDs restart with each set: the photo's name keeps two sets' crops apart.
+                let name = "\(truth.source)-\(truth.crop.id)-\(TextNormalization.tokens(truth.title).joined(separator: "-")).png"
                 try? Data(png).write(to: dir.appendingPathComponent(name))
             }
         }
