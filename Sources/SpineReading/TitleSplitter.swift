@@ -140,11 +140,12 @@ enum TitleSplitter {
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
-        var runs = tagger.runs(cleaned, footAtStart: footAtStart)
+        var runs = continuingTitles(tagger.runs(cleaned, footAtStart: footAtStart))
         // A label stuck to a run's end ("Agua cerrada TeaN") comes off.
         for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
         runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
         guard !runs.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
+        runs = nameBeforeTitle(runs)
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
             let candidates = runs.indices.filter { runs[$0].label != .noise }
@@ -162,6 +163,67 @@ enum TitleSplitter {
         var confidence = Segment(words: words).confidence
         if titleChars < 4 { confidence *= 0.5 }
         return Split(title: titleChars == 0 ? nil : title, authors: authors, confidence: min(1, max(0, confidence)))
+    }
+
+    /// A title set over two or three rows ("DIE WOCHE, | IN DER ALLES ANDERS WURDE", "Doppel- | leben",
+    /// "Leben | mit | Bonnie") is one run of one print, but the tagger labels each row's runs on their own and
+    /// took the later rows for an author or for noise. A run goes on from a title run before it when that run
+    /// ends in a comma or a hyphen, or when it starts with a lower-case word that is not a name's particle
+    /// ("von", "de"): a title's, a name's or a publisher's own first row starts with a capital. Only the title
+    /// grows, never an author: the tagger's title stays where it put it. Row heights differ more than prints
+    /// do ("mit" has no capital and no ascender), hence the wide size bands.
+    static func continuingTitles(_ runs: [SpineTagger.Run]) -> [SpineTagger.Run] {
+        var runs = runs
+        for k in runs.indices.dropFirst() where runs[k - 1].label == .title {
+            guard let tail = runs[k - 1].words.last, let head = runs[k].words.first else { continue }
+            let ratio = runs[k].size / max(runs[k - 1].size, 1)
+            let hyphen = tail.text.count > 2 && tail.text.hasSuffix("-")
+            let comma = tail.text.hasSuffix(",")
+            let letters = head.text.filter(\.isLetter)
+            // Plain lower case: "ranzKafka" is a joined name whose first letter was lost, not a title's next row.
+            let lower = letters.count >= 2 && head.text.first!.isLowercase && !head.text.contains(where: \.isUppercase)
+                && !particles.contains(letters.lowercased())
+                && !tail.text.hasSuffix(".") && !tail.text.hasSuffix(":")
+            // A lower-case author is a name whose first letter the reader lost ("jules Verne", "ranzKafka").
+            guard (hyphen || comma) && (0.5...2).contains(ratio)
+                    || lower && runs[k].label != .author && (0.6...1.4).contains(ratio) else { continue }
+            runs[k].label = .title
+            // Kept beside the title's print when the title is assembled from the largest runs.
+            runs[k].size = max(runs[k].size, runs[k - 1].size)
+        }
+        return runs
+    }
+
+    /// "John Green Eine wie Alaska", "Maria Oruña Lo que la marea esconde": the author's name and the title
+    /// printed as one line in one size, which the tagger keeps whole as a title when it does not know the
+    /// surname. When the reading has no author at all, a title run that starts with a given name, then one
+    /// capitalised word (the surname, known or not), then more words gives the name to the author. Further
+    /// words join the name only when they are known surnames and nothing else ("Gabriel García Márquez"); a
+    /// common word ("Eine", "Lo") or an unknown one ends it. The rest must be at least two words, so "Jane Eyre"
+    /// and "Oliver Twist" stay titles.
+    static func nameBeforeTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        guard !runs.contains(where: { $0.label == .author }),
+              let t = runs.firstIndex(where: { $0.label == .title && $0.words.count >= 4 }) else { return runs }
+        let words = runs[t].words
+        func capitalised(_ w: OCRWord) -> Bool {
+            let letters = w.text.filter(\.isLetter)
+            return letters.count >= 2 && letters.first!.isUppercase && w.text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
+        }
+        guard lexicon.isGiven(words[0].text) || FirstNames.contains(words[0].text), capitalised(words[0]), capitalised(words[1])
+        else { return runs }
+        var end = 2
+        while end < words.count - 2, capitalised(words[end]),
+              lexicon.kinds(words[end].text) == .surname || particles.contains(words[end].text.lowercased()) && end + 1 < words.count - 2 {
+            end += 1
+        }
+        // A name ends on a surname, not on "de" or "von".
+        guard !particles.contains(words[end - 1].text.lowercased()) else { return runs }
+        var name = runs[t], title = runs[t]
+        name.words = Array(words[..<end]); name.label = .author
+        title.words = Array(words[end...])
+        var out = runs
+        out.replaceSubrange(t...t, with: [name, title])
+        return out
     }
 
     /// "NPam", "TeaN", "ueaN": a call-number sticker read as one word. Real words do not put a capital after

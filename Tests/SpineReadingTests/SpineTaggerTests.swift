@@ -146,4 +146,35 @@ struct SpineTaggerTests {
         // The same size a space apart is one line the detector cut in two.
         #expect(PPOCRSpine.rows([line("Effi", h: 30, x0: 0), line("Briest", h: 30, x0: 90)]).map(\.text) == ["Effi Briest"])
     }
+
+    @Test("A title set over several rows stays one title, its later rows smaller or in lower case")
+    func titleOverRows() {
+        // Rows across a wide spine: the title's second row is half the first's height, after a comma.
+        let woche = split([line("DIE WOCHE,", y: 0, h: 40), line("IN DER ALLES ANDERS WURDE", y: 60, h: 22)])
+        #expect(woche.title == "DIE WOCHE, IN DER ALLES ANDERS WURDE")
+        // Along a thin spine: a word broken over two rows, and a title's second row in lower case.
+        let sulzer = split(along([("Alain Claude Sulzer", 20), ("Doppel", 36), ("leben", 26)]), footAtStart: true)
+        #expect(sulzer.title == "Doppel leben")
+        #expect(sulzer.authors == ["Alain Claude Sulzer"])
+        let mooney = split(along([("GOLDMANN", 14), ("Bel Mooney", 24), ("Leben", 30), ("mit Bonnie", 24)]), footAtStart: true)
+        #expect(mooney.title == "Leben mit Bonnie")
+        #expect(mooney.authors == ["Bel Mooney"])
+        // A name whose capital the reader lost is no row of the title.
+        let kafka = split(along([("The Trial", 30), ("ranzKafka", 20)]))
+        #expect(kafka.title == "The Trial")
+    }
+
+    @Test("Name and title printed as one line: a given name and a surname before the title go to the author")
+    func nameBeforeTitleOnOneLine() {
+        // As the reader hands it over when it knows which end is the foot (the case the tagger kept whole).
+        let green = split([line("John Green Eine wie Alaska", h: 24), line("62403", y: 4, h: 14, x0: 700)], footAtStart: true)
+        #expect(green.title == "Eine wie Alaska")
+        #expect(green.authors == ["John Green"])
+        let oruna = split([line("Maria Oruña Lo que la marea esconde", h: 24)], footAtStart: false)
+        #expect(oruna.title == "Lo que la marea esconde")
+        #expect(oruna.authors == ["Maria Oruña"])
+        // A title that starts with a name stays whole when the author is printed too.
+        let potter = split(along([("J. K. Rowling", 18), ("Harry Potter und der Stein der Weisen", 30)]), footAtStart: true)
+        #expect(potter.title == "Harry Potter und der Stein der Weisen")
+    }
 }
