@@ -155,8 +155,23 @@ enum TitleSplitter {
         let top = titles.map { runs[$0].size }.max()!
         let titleRuns = titles.map { runs[$0] }.filter { $0.size >= 0.8 * top }
         let title = titleRuns.map(\.text).joined(separator: " ")
-        let authors = runs.indices.filter { runs[$0].label == .author && !titles.contains($0) }
-            .map { tidyName(runs[$0].text.trimmingCharacters(in: CharacterSet(charactersIn: ":,"))) }
+        /// "Alain Claude | Sulzer": a name set over two rows, its surname alone on the second, is one author.
+        /// Two rows are one name when they follow each other, the first ends with a given name, and the second
+        /// is one word; "Beate Heinen | Ulrich Heinen" stay two.
+        func namesOverRows(_ indices: [Int]) -> [[Int]] {
+            var groups: [[Int]] = []
+            for i in indices {
+                if let last = groups.last?.last, last == i - 1, runs[i].words.count == 1,
+                   let end = runs[last].words.last, SpineLexicon.shipped.isGiven(end.text) {
+                    groups[groups.count - 1].append(i)
+                } else {
+                    groups.append([i])
+                }
+            }
+            return groups
+        }
+        let authors = namesOverRows(runs.indices.filter { runs[$0].label == .author && !titles.contains($0) })
+            .map { run in tidyName(run.map { runs[$0].text }.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ":,"))) }
             .filter { !$0.isEmpty }
         let words = titleRuns.flatMap(\.words)
         let titleChars = title.filter { $0.isLetter || $0.isNumber }.count

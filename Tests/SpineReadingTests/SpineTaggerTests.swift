@@ -177,4 +177,13 @@ struct SpineTaggerTests {
         let potter = split(along([("J. K. Rowling", 18), ("Harry Potter und der Stein der Weisen", 30)]), footAtStart: true)
         #expect(potter.title == "Harry Potter und der Stein der Weisen")
     }
+
+    @Test("A name set over two rows, the surname alone on the second, is one author; two names stay two")
+    func nameOverRows() {
+        let sulzer = split(along([("Alain", 20), ("Claude", 20), ("Sulzer", 20), ("Doppelleben", 36)]), footAtStart: true)
+        #expect(sulzer.authors == ["Alain Claude Sulzer"])
+        #expect(sulzer.title == "Doppelleben")
+        let heinen = split([line("Beate Heinen", y: 0, h: 18), line("Ulrich Heinen", y: 30, h: 18), line("NONNE & MÖNCH", y: 70, h: 36)])
+        #expect(heinen.authors == ["Beate Heinen", "Ulrich Heinen"])
+    }
 }
