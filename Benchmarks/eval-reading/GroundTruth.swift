@@ -4,6 +4,7 @@ import ShelfImage
 import ShelfScan
 import SpineDetection
 import SpineReading
+import TextCue
 
 /// One annotated spine, cut from its photo at full resolution.
 struct TruthCrop {
@@ -50,12 +51,17 @@ enum GroundTruth {
     /// End to end: the spines the detector finds, cut as the pipeline cuts them (`SpineGeometry.crop`), each
     /// carrying the title of the annotated spine it matches at IoU >= 0.5. An annotated spine the detector
     /// missed comes back as an empty crop, so it counts as unread and the accuracy is over every titled spine.
+    /// Where PP-OCR's text detector finds print on the photo, as `scan` weighs it when the model cache is there;
+    /// without it the detector works on the image alone, as `scan` does then.
+    static let textCue = TextCue.fromModelCache(longSide: SpineDetector().parameters.textCueLongSide)
+
     static func detectedCrops(photo: URL, truth: URL, firstID: Int) throws -> [TruthCrop] {
         let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: truth))
         let bytes = try FileBytes.contents(of: photo.path)
         let info = try ImageDecoder.info(bytes)
         let image = try ImageDecoder.decode(bytes)
-        let detection = SpineDetector().detect(try DetectionInput.decode(bytes, info: info))
+        let input = try DetectionInput.decode(bytes, info: info)
+        let detection = SpineDetector().detect(input, text: textCue?.evidence(input))
         let W = Double(image.width), H = Double(image.height)
         var titled: [(polygon: [Point], title: String, author: String)] = []
         for spine in file.spines {
