@@ -129,6 +129,17 @@ package struct SQLiteTransaction: LibraryTransaction {
         try db.execute(sql: "UPDATE journal SET undoneAt = ? WHERE id = ?", arguments: [date, journalID])
     }
 
+    package func liveDecisions(naming workID: Work.ID, before journalID: Int64) throws -> [(id: Int64, afterRevisions: String)] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, afterRevisions FROM journal WHERE undoneAt IS NULL AND id < ? AND afterRevisions LIKE ?
+            ORDER BY id DESC
+            """, arguments: [journalID, afterRevisionsPattern(workID)]).map { ($0["id"], $0["afterRevisions"]) }
+    }
+
+    package func setAfterRevisions(_ journalID: Int64, to afterRevisions: String) throws {
+        try db.execute(sql: "UPDATE journal SET afterRevisions = ? WHERE id = ?", arguments: [afterRevisions, journalID])
+    }
+
     // MARK: Claims
 
     package func otherReviewer(holding id: Work.ID, session: String) throws -> String? { nil }

@@ -146,10 +146,26 @@ extension LibraryEngine {
                 restored.revision = (after[String(snapshot.id!)] ?? snapshot.revision + 1) + 1
                 let photoID = try snapshot.spine.flatMap { try tx.photoID(contentHash: $0.photoContentHash) }
                 _ = try tx.saveWork(restored, photoID: photoID, bump: false, insertWithID: true, ownFirstEdition: false)
+                try handOnRevision(of: snapshot, restoredAs: restored.revision, undoing: entry.id, tx)
             }
             try tx.markUndone(entry.id, at: date)
             return UndoReceipt(journalID: entry.id, summary: "undid: \(entry.summary)", restoredWorkIDs: snapshots.compactMap(\.id))
         }
+    }
+
+    /// The Work is back as the decision before left it, under a new revision (revisions only rise, so a page
+    /// holding the undone state cannot write over the restored one). That earlier decision must stay undoable:
+    /// its revision after becomes the new one, or a second undo on the same Work would be refused as if someone
+    /// had changed it since. Only when nothing else changed the Work in between (its revision after is the
+    /// snapshot's); an edit outside the journal still makes the earlier undo a conflict.
+    private func handOnRevision(of snapshot: Work, restoredAs revision: Int, undoing journalID: Int64,
+                                _ tx: Transaction) throws {
+        let id = snapshot.id!
+        guard let (earlier, json) = try tx.liveDecisions(naming: id, before: journalID).first else { return }
+        var after = try JSONDecoder().decode([String: Int].self, from: Data(json.utf8))
+        guard after[String(id)] == snapshot.revision else { return }
+        after[String(id)] = revision
+        try tx.setAfterRevisions(earlier, to: try encodeJSON(after))
     }
 
     /// Replaces pending Works by new pending ones drawn by the reviewer: a box that held two books becomes

@@ -72,6 +72,11 @@ package protocol LibraryTransaction {
     /// The latest decision not undone (of `session`, or anyone's), locked so two undos take two decisions.
     func latestUndoable(session: String?) throws -> UndoableDecision?
     func markUndone(_ journalID: Int64, at date: Date) throws
+    /// The decisions not undone before `journalID` whose revisions after name `workID`, newest first, with
+    /// those revisions (JSON, by ID).
+    func liveDecisions(naming workID: Work.ID, before journalID: Int64) throws -> [(id: Int64, afterRevisions: String)]
+    /// Rewrites a decision's revisions after (JSON, by ID): an undo hands a Work's new revision on.
+    func setAfterRevisions(_ journalID: Int64, to afterRevisions: String) throws
 
     // MARK: Claims
     /// The reviewer other than `session` (and this process) whose live claim holds the Work, if any.
@@ -133,6 +138,10 @@ package struct JournalDraft: Sendable {
         afterRevisions = try encodeJSON(after.reduce(into: [String: Int]()) { $0[String($1.key)] = $1.value })
     }
 }
+
+/// A `LIKE` pattern for the journal rows whose revisions after (`JournalDraft.afterRevisions`, keys quoted) name
+/// `workID`: the quotes keep 12 from matching 112 or 120.
+package func afterRevisionsPattern(_ workID: Work.ID) -> String { "%\"\(workID)\":%" }
 
 /// The journal row an undo takes back.
 package struct UndoableDecision: Sendable {

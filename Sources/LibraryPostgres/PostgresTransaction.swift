@@ -113,6 +113,18 @@ package struct PostgresTransaction: LibraryTransaction {
         try store.query("UPDATE journal SET undoneAt = \(date) WHERE id = \(journalID)")
     }
 
+    package func liveDecisions(naming workID: Work.ID, before journalID: Int64) throws -> [(id: Int64, afterRevisions: String)] {
+        try store.query("""
+            SELECT id, afterRevisions FROM journal WHERE undoneAt IS NULL AND id < \(journalID)
+              AND afterRevisions LIKE \(afterRevisionsPattern(workID))
+            ORDER BY id DESC FOR UPDATE
+            """).map { row in try row.decode((Int64, String).self) }
+    }
+
+    package func setAfterRevisions(_ journalID: Int64, to afterRevisions: String) throws {
+        try store.query("UPDATE journal SET afterRevisions = \(afterRevisions) WHERE id = \(journalID)")
+    }
+
     // MARK: Claims
 
     package func otherReviewer(holding id: Work.ID, session: String) throws -> String? {

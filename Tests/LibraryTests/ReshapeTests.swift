@@ -81,4 +81,36 @@ import LibraryTestSupport
         #expect(throws: LibraryError.undoConflict(again.created[0])) { try store.undoLast(session: "s") }
         #expect(try store.work(id: again.created[0])?.reviewStatus == .verified)
     }
+
+    @Test(arguments: Engine.available)
+    func undoWalksBackThroughDecisionsOnTheSameWorks(engine: Engine) throws {
+        let (store, ids) = try pendingStore(engine)
+        defer { removeTemporary(store.cropsDirectory) }
+        let original = try #require(try store.work(id: ids[0]))
+        let halves = [
+            SpinePiece(boundingBox: BoundingBox(x: 0, y: 0.1, width: 0.02, height: 0.8), polygon: [], cropJPEG: fakeJPEG(9)),
+            SpinePiece(boundingBox: BoundingBox(x: 0.02, y: 0.1, width: 0.02, height: 0.8), polygon: [], cropJPEG: fakeJPEG(8)),
+        ]
+        // Split a box, then decide each piece: three decisions, the last two on Works the first made.
+        let split = try store.reshape([ids[0]], into: halves, kind: "split", session: "s")
+        try store.review(ReviewDecision(workID: split.created[0], action: .edit(WorkEdit(title: "Kindred", authors: ["Octavia E. Butler"])), session: "s"))
+        try store.review(ReviewDecision(workID: split.created[1], action: .reject, session: "s"))
+        // Each undo brings a piece back under a higher revision; the split's undo still takes both pieces away.
+        #expect(try store.undoLast(session: "s").restoredWorkIDs == [split.created[1]])
+        #expect(try store.undoLast(session: "s").restoredWorkIDs == [split.created[0]])
+        #expect(try store.work(id: split.created[0])?.hasUnreadTitle == true)
+        #expect(try store.undoLast(session: "s").restoredWorkIDs == [ids[0]])
+        #expect(try store.work(id: ids[0])?.title == original.title)
+        #expect(try split.created.allSatisfy { try store.work(id: $0) == nil })
+        #expect(try store.pendingSummaries().map(\.id) == ids)
+
+        // A change outside the journal between two decisions on a Work still stops the earlier undo.
+        let again = try store.reshape([ids[0]], into: halves, kind: "split", session: "s")
+        var changed = try #require(try store.work(id: again.created[0]))
+        changed.title = "Kindred"
+        try store.update(changed)
+        try store.review(ReviewDecision(workID: again.created[0], action: .reject, session: "s"))
+        try store.undoLast(session: "s")
+        #expect(throws: LibraryError.undoConflict(again.created[0])) { try store.undoLast(session: "s") }
+    }
 }
