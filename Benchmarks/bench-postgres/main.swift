@@ -92,7 +92,7 @@ for p in 0..<(pendingCount / perPhoto) {
                     row: 0, position: i, detectionConfidence: 0.9, readingConfidence: 0.8, cropJPEG: [0xFF, 0xD8, UInt8(i), 0xFF, 0xD9])
     }
     try await filer.file(PhotoFiling(contentHash: String(format: "%064x", p), originalImagePath: "/p/\(p).jpg", imageWidth: 4000,
-                               imageHeight: 3000, spines: spines), replacePending: false, date: Date())
+                                     imageHeight: 3000, spines: spines), replacePending: false, date: Date())
 }
 print("review: \(try await filer.pendingCount()) pending, 3 reviewers each claiming and verifying \(decisionsPerReviewer) Works")
 let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
@@ -105,7 +105,7 @@ let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
                 guard let item = try await store.claimNextPending(reviewer: name, lease: 60) else { break }
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - t0.uptimeNanoseconds) / 1e6)
                 _ = try await store.review(ReviewDecision(workID: item.work.id!, action: .verify, expectedRevision: item.work.revision, session: name),
-                                     defaults: ReviewDefaults(), date: Date())
+                                           defaults: ReviewDefaults(), date: Date())
             }
             return times
         }

@@ -119,7 +119,7 @@ if let text = try? String(contentsOfFile: cataloguePath, encoding: .utf8) {
     let loadMs = try await milliseconds { realIndex = try await real.duplicateIndex() }
     print(String(format: "load duplicate index (%d works): %.0f ms", realIndex.count, loadMs))
     let ids = try await real.file(PhotoFiling(contentHash: "real", originalImagePath: "/r.jpg", imageWidth: 1, imageHeight: 1,
-                                        spines: (0..<200).map { i in
+                                              spines: (0..<200).map { i in
         SpineFiling(title: title(i), authors: [names[i % names.count]], boundingBox: BoundingBox(x: 0, y: 0, width: 0.1, height: 1),
                     row: 0, position: i, detectionConfidence: 0.9)
     }))

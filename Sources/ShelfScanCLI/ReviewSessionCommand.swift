@@ -50,7 +50,7 @@ struct ReviewSessionCommand: AsyncParsableCommand {
             let color = terminal.isInteractive && (env["NO_COLOR"] ?? "").isEmpty
             let catalogIndex = try catalog.map(Self.catalogIndex)
             var runner = try await ReviewRunner(store: store, session: ReviewSession(sessionName: session), defaults: verify.defaults,
-                                          catalogLookup: catalogIndex.map(Self.catalogLookup))
+                                                catalogLookup: catalogIndex.map(Self.catalogLookup))
             if let catalogIndex { runner.searchProviders.append(CatalogSearch(index: catalogIndex)) }
             // The circuit's notice would scribble over the screen; a paused provider is said in the search instead.
             if let enrich, let enricher = try EnrichOptions.enricher(providers: enrich, cacheDays: 30, notify: { _ in }) {

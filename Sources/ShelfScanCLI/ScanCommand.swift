@@ -160,7 +160,7 @@ struct ScanCommand: AsyncParsableCommand {
     /// Opens what the scan needs; each failure here is one clear line before any photo is read.
     private func makeScanner(_ configuration: ScanConfiguration) async throws -> PhotoScanner {
         try await Self.openScanner(configuration, reader: Self.readerChoice(reader, language: language, endpoint: endpoint, model: model, concurrency: concurrency),
-                             catalog: catalog, library: dryRun ? nil : library.resolvedPath())
+                                   catalog: catalog, library: dryRun ? nil : library.resolvedPath())
     }
 
     /// The pipeline first, the library last: a setup error (a missing language pack, no model cache) leaves no

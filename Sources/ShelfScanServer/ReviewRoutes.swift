@@ -146,7 +146,7 @@ struct ReviewRoutes: Sendable {
         }
         do {
             let receipt = try await library.review(batch: decisions, summary: BulkVerify.summary(count: decisions.count, row: body.row, threshold: threshold),
-                                             defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+                                                   defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
             return try JSONResponse.envelope(BulkDecisionDTO(journalId: receipt.journalID, verifiedWorkIds: decisions.map(\.workID)),
                                              context: context, clock: clock)
         } catch let error as LibraryError {
@@ -173,7 +173,7 @@ struct ReviewRoutes: Sendable {
         let id = try Self.workID(context)
         do {
             let receipt = try await library.review(ReviewDecision(workID: id, action: action, expectedRevision: revision, session: Self.session(request)),
-                                             defaults: defaults)
+                                                   defaults: defaults)
             let after: Work? = if let resulting = receipt.resultingWorkID { try await library.work(id: resulting) } else { nil }
             return try JSONResponse.envelope(DecisionDTO(journalId: receipt.journalID, workId: receipt.workID, decision: action.name,
                                                          resultingWorkId: receipt.resultingWorkID, reviewStatus: after?.reviewStatus,

@@ -43,7 +43,7 @@ struct LostCommitTests {
         let (proxy, store, direct) = try await scene()
         defer { proxy.stop() }
         let ids = try await store.file(photo(hash(2), [spine("Dune", authors: ["Frank Herbert"], position: 0),
-                                                 spine("Emma", authors: ["Jane Austen"], position: 1)]))
+                                                       spine("Emma", authors: ["Jane Austen"], position: 1)]))
         let first = try await store.review(ReviewDecision(workID: ids[0], action: .verify, session: "ann"))
         let second = try await store.review(ReviewDecision(workID: ids[1], action: .verify, session: "ann"))
         proxy.armCutAfterNextCommit()

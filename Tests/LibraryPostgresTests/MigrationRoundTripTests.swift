@@ -24,18 +24,18 @@ struct MigrationRoundTripTests {
             let worker = workers[p % workers.count]
             #expect(try await worker.claimPhoto(contentHash: hash(500 + p), worker: "w\(p % workers.count)", lease: 60))
             filed.append(try await worker.file(photo(hash(500 + p), [spine("Kindred \(p)", authors: ["Octavia E. Butler"], position: 0),
-                                                                spine(nil, position: 1),
-                                                                spine("Noise \(p)", authors: ["Daniel Kahneman"], position: 2, isbn: "0441172717")]),
+                                                                      spine(nil, position: 1),
+                                                                      spine("Noise \(p)", authors: ["Daniel Kahneman"], position: 2, isbn: "0441172717")]),
                                          replacePending: false, date: at(Double(p))))
             try await worker.releasePhoto(contentHash: hash(500 + p), worker: "w\(p % workers.count)")
         }
         let (ann, bob) = (reviewers[0], reviewers[1 % reviewers.count])
         _ = try await ann.review(ReviewDecision(workID: filed[0][0], action: .verify, session: "ann"), defaults: ReviewDefaults(), date: at(10))
         _ = try await bob.review(ReviewDecision(workID: filed[1][0], action: .edit(WorkEdit(title: "Kindred", readingStatus: .reading)), session: "bob"),
-                           defaults: ReviewDefaults(), date: at(11))
+                                 defaults: ReviewDefaults(), date: at(11))
         _ = try await bob.review(ReviewDecision(workID: filed[1][1], action: .reject, session: "bob"), defaults: ReviewDefaults(), date: at(12))
         _ = try await ann.review(ReviewDecision(workID: filed[2][0], action: .merge(into: filed[0][0]), session: "ann"),
-                           defaults: ReviewDefaults(), date: at(13))
+                                 defaults: ReviewDefaults(), date: at(13))
         _ = try await ann.review(ReviewDecision(workID: filed[3][2], action: .verify, session: "ann"), defaults: ReviewDefaults(readingStatus: .read), date: at(14))
         _ = try await ann.undoLast(session: "ann", date: at(15))
         let halves = [0.0, 0.02].map { x in
@@ -132,7 +132,7 @@ struct MigrationRoundTripTests {
             let id = try await store.file(photo(hash(601), [read]), replacePending: false, date: Self.start)[0]
             _ = try await store.review(ReviewDecision(workID: id, action: .verify), defaults: ReviewDefaults(), date: Self.at(1))
             _ = try await store.review(ReviewDecision(workID: id, action: .edit(WorkEdit(firstPublicationYear: 1965, readingStatus: .reading))),
-                                 defaults: ReviewDefaults(), date: Self.at(2))
+                                       defaults: ReviewDefaults(), date: Self.at(2))
             return try await store.dump()
         }
         // Then the Work's rows are the same, value for value (the crop's file name, random, aside)

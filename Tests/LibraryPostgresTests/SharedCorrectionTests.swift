@@ -27,9 +27,9 @@ import Testing
         // When one is verified as read, one has its title edited, one its authors, and one is edited then undone
         _ = try await store.review(ReviewDecision(workID: ids[0], action: .verify), defaults: ReviewDefaults(), date: day)
         _ = try await store.review(ReviewDecision(workID: ids[1], action: .edit(WorkEdit(title: "The Dispossessed"))),
-                         defaults: ReviewDefaults(), date: day + 60)
+                               defaults: ReviewDefaults(), date: day + 60)
         _ = try await store.review(ReviewDecision(workID: ids[2], action: .edit(WorkEdit(authors: ["Daniel Kahneman", "Olivier Sibony", "Cass R. Sunstein"]))),
-                         defaults: ReviewDefaults(), date: day + 120)
+                               defaults: ReviewDefaults(), date: day + 120)
         _ = try await store.review(ReviewDecision(workID: ids[3], action: .edit(WorkEdit(title: "Dune Messiah"))), defaults: ReviewDefaults(), date: day + 180)
         _ = try await store.undoLast(session: nil, date: day + 240)
 
@@ -52,12 +52,12 @@ import Testing
         // Given two spines, one read badly
         let store = try await engine.makeStore()
         let ids = try await store.file(photo(hash(8), [read("KINDRD BUTLER", "Kindrd", ["Butler"], position: 0),
-                                                 read("KINDRED OCTAVIA E. BUTLER", "Kindred", ["Octavia E. Butler"], position: 1)]))
+                                                       read("KINDRED OCTAVIA E. BUTLER", "Kindred", ["Octavia E. Butler"], position: 1)]))
         let day = Date(timeIntervalSince1970: 1_800_000_000)
         // When its title is corrected, then its authors, and it is then merged into the other (and so deleted)
         _ = try await store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(title: "Kindred"))), defaults: ReviewDefaults(), date: day)
         _ = try await store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(authors: ["Octavia Butler"]))),
-                             defaults: ReviewDefaults(), date: day + 60)
+                                   defaults: ReviewDefaults(), date: day + 60)
         _ = try await store.review(ReviewDecision(workID: ids[0], action: .merge(into: ids[1])), defaults: ReviewDefaults(), date: day + 120)
         #expect(try await store.work(id: ids[0]) == nil)
 

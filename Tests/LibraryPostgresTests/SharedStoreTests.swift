@@ -29,7 +29,7 @@ func hash(_ i: Int) -> String { String(format: "%064x", i) }
         let store = try await engine.makeStore()
         // When a photo with three spines is filed, then filed again
         let ids = try await store.file(photo(hash(1), [spine("Dune", authors: ["Frank Herbert"], position: 0, isbn: "0441172717"),
-                                                 spine(nil, position: 1), spine("Emma", authors: ["Jane Austen"], position: 2)]))
+                                                       spine(nil, position: 1), spine("Emma", authors: ["Jane Austen"], position: 2)]))
         let again = try await store.file(photo(hash(1), [spine("Other", position: 0)]))
         // Then three pending Works exist, once, with provenance, ISBN edition, authors and crop bytes
         #expect(ids.count == 3 && again.isEmpty)
@@ -55,7 +55,7 @@ func hash(_ i: Int) -> String { String(format: "%064x", i) }
         var emma = spine("Emma", authors: ["Jane Austen"], position: 2)
         emma.textRunsUp = true
         let ids = try await store.file(photo(hash(7), [spine("Dune", authors: ["Frank Herbert", "Brian Herbert"], position: 0, isbn: "0441172717"),
-                                                 spine(nil, position: 1), emma]))
+                                                       spine(nil, position: 1), emma]))
         _ = try await store.review(ReviewDecision(workID: ids[0], action: .verify, session: "t"))
         // When the whole library is listed at once (the duplicate index, exports)
         let all = try await store.works(includePending: true)
@@ -163,7 +163,7 @@ struct PostgresTeamTests {
                     var mine: [Int64] = []
                     while let item = try await store.claimNextPending(reviewer: name, lease: 60) {
                         let receipt = try await store.review(ReviewDecision(workID: item.work.id!, action: .verify,
-                                                                      expectedRevision: item.work.revision, session: name))
+                                                                            expectedRevision: item.work.revision, session: name))
                         mine.append(receipt.workID)
                     }
                     return mine

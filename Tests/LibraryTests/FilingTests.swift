@@ -51,7 +51,7 @@ import LibraryTestSupport
         let oldCrop = try #require(await store.cropURL(for: firstWork))
         // When the photo is filed again with replacePending
         let new = try await store.file(photo(String(repeating: "a", count: 64), [spine("Dune", ["Frank Herbert"], position: 0)]),
-                                 replacePending: true)
+                                       replacePending: true)
         // Then the verified Work is kept, the pending ones are replaced, and their old crops are gone
         #expect(new.count == 1)
         #expect(try await store.work(id: ids[2])?.reviewStatus == .verified)

@@ -69,7 +69,7 @@ import LibraryTestSupport
         #expect(try await store.work(id: ids[1]) == before)
         // A valid one
         try await store.review(ReviewDecision(workID: ids[1], action: .edit(WorkEdit(title: "Ancillary Justice", authors: ["Ann Leckie"],
-                                                                               isbn: "978-0-316-24662-0", firstPublicationYear: 2013))))
+                                                                                     isbn: "978-0-316-24662-0", firstPublicationYear: 2013))))
         let edited = try #require(try await store.work(id: ids[1]))
         #expect(edited.reviewStatus == .userEdited && edited.title == "Ancillary Justice")
         #expect(edited.authors.map(\.name) == ["Ann Leckie"] && edited.firstPublicationYear == 2013)

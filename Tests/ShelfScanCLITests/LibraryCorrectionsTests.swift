@@ -13,7 +13,7 @@ import Testing
         let (path, store, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
         let day = Date(timeIntervalSince1970: 1_800_000_000)
         try await store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(title: "The Dispossessed: An Ambiguous Utopia"))),
-                         defaults: ReviewDefaults(), date: day)
+                               defaults: ReviewDefaults(), date: day)
         try await store.review(ReviewDecision(workID: ids[2], action: .verify), defaults: ReviewDefaults(), date: day + 60)
 
         // When the corrections are listed as text

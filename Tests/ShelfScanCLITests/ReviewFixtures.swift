@@ -46,7 +46,7 @@ enum ReviewFixture {
             try photo(at: URL(fileURLWithPath: photoPath))
         }
         let ids = try await store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: photoPath,
-                                             imageWidth: 1000, imageHeight: 800, spines: spines))
+                                                   imageWidth: 1000, imageHeight: 800, spines: spines))
         return (path, store, ids)
     }
 

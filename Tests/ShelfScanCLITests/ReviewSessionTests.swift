@@ -216,7 +216,7 @@ import Testing
             The Dispossessed,Ursula K. Le Guin,
             """.utf8).write(to: csv)
         var r = try await ReviewRunner(store: store, session: ReviewSession(sessionName: "c"),
-                                 catalogLookup: try ReviewSessionCommand.catalogLookup(csvAt: csv.path))
+                                       catalogLookup: try ReviewSessionCommand.catalogLookup(csvAt: csv.path))
         await r.start()
         await r.send(.char("s")); await r.send(.char("s"))
         #expect(r.session.work?.id == ids[2])

@@ -19,7 +19,7 @@ struct SharedLibraryReviewTests {
                         row: 0, position: i, detectionConfidence: 0.9, readingConfidence: 0.8)
         }
         let ids = try await annStore.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: "/p.jpg",
-                                                imageWidth: 1000, imageHeight: 800, spines: spines))
+                                                      imageWidth: 1000, imageHeight: 800, spines: spines))
         // (Each reviewer named as its session, as two processes would each be their own `processReviewer`.)
         var ann = try await ReviewRunner(store: annStore, session: ReviewSession(sessionName: "ann"), reviewer: "ann")
         var bob = try await ReviewRunner(store: bobStore, session: ReviewSession(sessionName: "bob"), reviewer: "bob")

@@ -18,7 +18,7 @@ struct SharedLibraryScanTests {
 
     static func freshLibrary() async throws -> String {
         try await PostgresLibraryStore.createDatabase(named: "shelfscan_cli_\(UUID().uuidString.prefix(8).lowercased())",
-                                                besides: server, password: password)
+                                                      besides: server, password: password)
     }
 
     /// Two workers on one folder, one killed with -9 mid-batch: the survivor finishes the dead one's photo once

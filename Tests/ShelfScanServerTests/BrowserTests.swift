@@ -84,7 +84,7 @@ struct BrowserTests {
 
             // When another reviewer edits it, and then this page verifies it
             _ = try await scene.store.review(ReviewDecision(workID: scene.ids[0], action: .edit(WorkEdit(title: "Kindred: A Novel")),
-                                                      expectedRevision: shown.revision, session: "another reviewer"))
+                                                            expectedRevision: shown.revision, session: "another reviewer"))
             try await browser.press("v")
 
             // Then the page says it was not saved and why, and goes on to a book that still waits

@@ -392,7 +392,7 @@ extension TestResponse {
         let spine = SpineFiling(title: "Kindred", authors: ["Octavia E. Butler"], boundingBox: BoundingBox(x: 0.1, y: 0.1, width: 0.1, height: 0.8),
                                 polygon: [[0.1, 0.1], [0.2, 0.1], [0.2, 0.9], [0.1, 0.9]], row: 0, position: 0, detectionConfidence: 0.9)
         let id = try #require(try await scene.library.file(PhotoFiling(contentHash: String(repeating: "e", count: 64), originalImagePath: "/nowhere.jpg",
-                                                                 imageWidth: 900, imageHeight: 600, spines: [spine])).first)
+                                                                       imageWidth: 900, imageHeight: 600, spines: [spine])).first)
         let revision = try #require(try await scene.library.work(id: id)).revision
         try await scene.test { client in
             func post(_ uri: String, _ json: String) async throws -> TestResponse {

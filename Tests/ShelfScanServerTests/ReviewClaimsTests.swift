@@ -23,12 +23,12 @@ struct ReviewClaimsTests {
         // Given the five pending books of one photo in a shared library, and the server over it
         let password = ProcessInfo.processInfo.environment["PGPASSWORD"]
         let url = try await PostgresLibraryStore.createDatabase(named: "shelfscan_claims_\(UUID().uuidString.prefix(8).lowercased())",
-                                                          besides: try #require(ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"]),
-                                                          password: password)
+                                                                besides: try #require(ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"]),
+                                                                password: password)
         let store = try await PostgresLibraryStore(url: url, password: password)
         let scene = try await ShelfScene.make()
         let ids = try await store.file(PhotoFiling(contentHash: ShelfScene.contentHash, originalImagePath: scene.photoPath,
-                                             imageWidth: ShelfScene.width, imageHeight: ShelfScene.height, spines: scene.filings))
+                                                   imageWidth: ShelfScene.width, imageHeight: ShelfScene.height, spines: scene.filings))
         let directory = try ShelfscanProcess.temporaryDirectory("claims")
         let scanner = PhotoScanner(library: store)
         let jobs = JobManager(scanner: scanner, library: store, store: try JobStore(directory: directory.appendingPathComponent("jobs").path),

@@ -36,7 +36,7 @@ import Testing
             #expect(bulk.status == .ok, "\(bulk.json)")
             #expect(bulk.data["verifiedWorkIds"] as? [Int] == taken.map { Int($0) })
             #expect(try await store.reviewStatuses(ids: shelf.ids) == [shelf.ids[0]: .verified, shelf.ids[1]: .needsReview, shelf.ids[2]: .verified,
-                                                                 shelf.ids[3]: .needsReview, shelf.ids[4]: .verified])
+                                                                       shelf.ids[3]: .needsReview, shelf.ids[4]: .verified])
             let journal = try await store.journal(limit: 5)
             #expect(journal.count == 1 && journal.first?.kind == "bulk" && journal.first?.session == "http")
             #expect(journal.first?.summary == "verified 3 of shelf 1 read at 85% or better")

@@ -17,7 +17,7 @@ struct SharedLibraryServeTests {
     @Test func whatOneServerScansTheOtherReviewsAndStaleDecisionsAreRefused() async throws {
         let server = try #require(ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"])
         let library = try await PostgresLibraryStore.createDatabase(named: "shelfscan_serve_\(UUID().uuidString.prefix(8).lowercased())",
-                                                              besides: server, password: Self.environment["PGPASSWORD"])
+                                                                    besides: server, password: Self.environment["PGPASSWORD"])
         let scanner = try ServerProcess.start(library: library, environment: Self.environment)
         let reviewer = try ServerProcess.start(library: library, environment: Self.environment)
         let a = Client(scanner), b = Client(reviewer)

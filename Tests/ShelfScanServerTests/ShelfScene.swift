@@ -56,7 +56,7 @@ struct ShelfScene {
         let path = dir.appendingPathComponent("library.sqlite").path
         let store = try LibraryStore(path: path)
         let ids = try await store.file(PhotoFiling(contentHash: contentHash, originalImagePath: photoPath,
-                                             imageWidth: width, imageHeight: height, spines: filings))
+                                                   imageWidth: width, imageHeight: height, spines: filings))
         return ShelfScene(path: path, ids: ids, store: store, photoPath: photoPath, filings: filings)
     }
 
@@ -64,7 +64,7 @@ struct ShelfScene {
     /// the library's duplicate index finds beside the first ones.
     func fileAgain(_ books: [Int]) async throws -> [Work.ID] {
         try await store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: photoPath,
-                                   imageWidth: Self.width, imageHeight: Self.height, spines: books.map { filings[$0] }))
+                                         imageWidth: Self.width, imageHeight: Self.height, spines: books.map { filings[$0] }))
     }
 
     /// Saves the viewport as `name` in `SHELFSCAN_WRITE_SCREENSHOTS` when that is set (README's pictures come from here).

@@ -28,7 +28,7 @@ struct WebPagesTests {
                                cropJPEG: try! RGBImage(width: 20, height: 100).jpegData())
         }
         let ids = try await store.file(PhotoFiling(contentHash: String(repeating: "d", count: 64), originalImagePath: photo,
-                                             imageWidth: 900, imageHeight: 600, spines: spines))
+                                                   imageWidth: 900, imageHeight: 600, spines: spines))
         return (dir.appendingPathComponent("library.sqlite").path, ids, photo)
     }
 
