@@ -94,7 +94,7 @@ let package = Package(
             name: "LibraryPostgres",
             dependencies: [
                 "LibraryCore", "BookModel", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -172,7 +172,13 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "EnrichmentTests", dependencies: ["Enrichment", "BookModel", "ShelfScanTestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["LibraryCore", "Library", "BookModel", "ShelfScanTestSupport", "LibraryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "LibraryPostgresTests", dependencies: ["LibraryCore", "Library", "LibraryPostgres", "LibraryTestSupport", "BookModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "LibraryPostgresTests",
+            dependencies: [
+                "LibraryCore", "Library", "LibraryPostgres", "LibraryTestSupport", "ShelfScanTestSupport", "BookModel",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(name: "ShelfScanTests", dependencies: ["ShelfScan", "ShelfScanTestSupport", "LibraryCore", "Library", "BookModel", "ShelfImage", "SpineDetection", "SpineReading", "TextCue"]),
         .testTarget(
             name: "ShelfScanServerTests",

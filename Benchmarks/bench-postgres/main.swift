@@ -33,9 +33,9 @@ let shelfscan = here.appendingPathComponent("shelfscan").path
 let photoCount = Int(argument("--photos") ?? "60") ?? 60
 let pendingCount = Int(argument("--pending") ?? "10000") ?? 10000
 let decisionsPerReviewer = Int(argument("--decisions") ?? "300") ?? 300
-func freshDatabase() throws -> String {
+func freshDatabase() async throws -> String {
     let name = "bench_\(UUID().uuidString.prefix(8).lowercased())"
-    return try PostgresLibraryStore.createDatabase(named: name, besides: server, password: password)
+    return try await PostgresLibraryStore.createDatabase(named: name, besides: server, password: password)
 }
 
 // MARK: 1. Workers
@@ -46,9 +46,9 @@ func makeFolder() throws -> String {
     return try DistinctPhotos.folder(from: samples, count: photoCount, tag: "bench-postgres")
 }
 
-func scan(folder: String, workers: Int) throws -> (seconds: Double, photos: Int, works: Int) {
-    let url = try freshDatabase()
-    _ = try PostgresLibraryStore(url: url, password: password)   // migrated before the clock starts
+func scan(folder: String, workers: Int) async throws -> (seconds: Double, photos: Int, works: Int) {
+    let url = try await freshDatabase()
+    _ = try await PostgresLibraryStore(url: url, password: password)   // migrated before the clock starts
     let start = DispatchTime.now()
     let processes = try (0..<workers).map { _ -> Process in
         let p = Process()
@@ -61,7 +61,7 @@ func scan(folder: String, workers: Int) throws -> (seconds: Double, photos: Int,
     for p in processes { p.waitUntilExit() }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     for p in processes where p.terminationStatus != 0 { print("bench-postgres: a worker exited with \(p.terminationStatus)") }
-    let stats = try PostgresLibraryStore(url: url, password: password).stats()
+    let stats = try await PostgresLibraryStore(url: url, password: password).stats()
     return (seconds, stats.photos, stats.works)
 }
 
@@ -74,7 +74,7 @@ defer { try? FileManager.default.removeItem(atPath: folder) }
 print("workers: \(photoCount) photos, shelfscan scan --reader none --jobs 1 per worker, PostgreSQL library")
 var rates: [Int: Double] = [:]
 for workers in [1, 2] {
-    let run = try scan(folder: folder, workers: workers)
+    let run = try await scan(folder: folder, workers: workers)
     rates[workers] = Double(photoCount) / run.seconds
     print(String(format: "  %d worker(s): %.2f s, %.2f photos/s, %d photos filed (%@), %d works",
                  workers, run.seconds, rates[workers]!, run.photos, run.photos == photoCount ? "each once" : "WRONG", run.works))
@@ -83,29 +83,29 @@ print(String(format: "  2 vs 1 workers: %.2fx", rates[2]! / rates[1]!))
 
 // MARK: 2. Review latency
 
-let reviewURL = try freshDatabase()
-let filer = try PostgresLibraryStore(url: reviewURL, password: password)
+let reviewURL = try await freshDatabase()
+let filer = try await PostgresLibraryStore(url: reviewURL, password: password)
 let perPhoto = 100
 for p in 0..<(pendingCount / perPhoto) {
     let spines = (0..<perPhoto).map { i in
         SpineFiling(title: "Book \(p)-\(i)", authors: ["Author \(i % 50)"], boundingBox: BoundingBox(x: Double(i) / 100, y: 0.1, width: 0.009, height: 0.8),
                     row: 0, position: i, detectionConfidence: 0.9, readingConfidence: 0.8, cropJPEG: [0xFF, 0xD8, UInt8(i), 0xFF, 0xD9])
     }
-    try filer.file(PhotoFiling(contentHash: String(format: "%064x", p), originalImagePath: "/p/\(p).jpg", imageWidth: 4000,
-                               imageHeight: 3000, spines: spines), replacePending: false, date: Date())
+    try await filer.file(PhotoFiling(contentHash: String(format: "%064x", p), originalImagePath: "/p/\(p).jpg", imageWidth: 4000,
+                                     imageHeight: 3000, spines: spines), replacePending: false, date: Date())
 }
-print("review: \(try filer.pendingCount()) pending, 3 reviewers each claiming and verifying \(decisionsPerReviewer) Works")
+print("review: \(try await filer.pendingCount()) pending, 3 reviewers each claiming and verifying \(decisionsPerReviewer) Works")
 let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
     for name in ["ann", "bob", "cy"] {
         group.addTask {
-            let store = try PostgresLibraryStore(url: reviewURL, password: password)
+            let store = try await PostgresLibraryStore(url: reviewURL, password: password)
             var times: [Double] = []
             for _ in 0..<decisionsPerReviewer {
                 let t0 = DispatchTime.now()
-                guard let item = try store.claimNextPending(reviewer: name, lease: 60) else { break }
+                guard let item = try await store.claimNextPending(reviewer: name, lease: 60) else { break }
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - t0.uptimeNanoseconds) / 1e6)
-                _ = try store.review(ReviewDecision(workID: item.work.id!, action: .verify, expectedRevision: item.work.revision, session: name),
-                                     defaults: ReviewDefaults(), date: Date())
+                _ = try await store.review(ReviewDecision(workID: item.work.id!, action: .verify, expectedRevision: item.work.revision, session: name),
+                                           defaults: ReviewDefaults(), date: Date())
             }
             return times
         }
@@ -114,7 +114,7 @@ let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
     for try await t in group { all += t }
     return all.sorted()
 }
-let decided = try filer.stats()
+let decided = try await filer.stats()
 func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
 print(String(format: "  next-item latency over %d claims: p50 %.1f ms, p99 %.1f ms (goal p99 <= 50 ms)", latencies.count, percentile(0.5), percentile(0.99)))
 print("  decided \(decided.verified) (journal \(decided.decisions)), \(decided.pending) still pending")

@@ -10,9 +10,9 @@ import Foundation
 import Library
 import LibraryCore
 
-func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+func milliseconds(_ body: () async throws -> Void) async rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
-    try body()
+    try await body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
 }
 
@@ -51,40 +51,40 @@ for p in 0..<(pendingTarget / spinesPerPhoto) {
     }
     let photo = PhotoFiling(contentHash: String(format: "%064x", p + 1), originalImagePath: "/photos/\(p).jpg",
                             imageWidth: 4000, imageHeight: 3000, spines: spines)
-    filing.append(try milliseconds { try store.file(photo) })
+    filing.append(try await milliseconds { try await store.file(photo) })
 }
 for i in 0..<reviewedCount {
     var w = Work(title: title(1_000_000 + i), authors: [names[i % names.count]], reviewStatus: .verified)
     w.libraryEntry = UserLibraryEntry(readingStatus: .toRead)
-    try store.add(w)
+    try await store.add(w)
 }
-print("library: \(try store.pendingCount()) pending, \(reviewedCount) reviewed, \(filing.count) photos filed")
+print("library: \(try await store.pendingCount()) pending, \(reviewedCount) reviewed, \(filing.count) photos filed")
 report("file one photo (50 spines + crops)", filing)
 
 var listing: [Double] = []
 var count = 0
-for _ in 0..<20 { listing.append(try milliseconds { count = try store.pendingSummaries().count }) }
-let pendingNow = try store.pendingCount()
+for _ in 0..<20 { listing.append(try await milliseconds { count = try await store.pendingSummaries().count }) }
+let pendingNow = try await store.pendingCount()
 precondition(count == pendingNow)
 report("list the whole queue (\(count) items)", listing)
 var page: [Double] = []
-for _ in 0..<50 { page.append(try milliseconds { _ = try store.pendingSummaries(limit: 50, offset: 5_000) }) }
+for _ in 0..<50 { page.append(try await milliseconds { _ = try await store.pendingSummaries(limit: 50, offset: 5_000) }) }
 report("list one page (50 items, offset 5,000)", page)
 
 var indexLoad: [Double] = []
 var index = DuplicateIndex()
-for _ in 0..<5 { indexLoad.append(try milliseconds { index = try store.duplicateIndex() }) }
+for _ in 0..<5 { indexLoad.append(try await milliseconds { index = try await store.duplicateIndex() }) }
 report("load duplicate index (\(index.count) works)", indexLoad)
 
 var next: [Double] = []
 var cursor: Work.ID? = nil
 var dupes = 0
 for _ in 0..<300 {
-    next.append(try milliseconds {
-        let item = try store.nextPending(after: cursor)!
+    next.append(try await milliseconds {
+        let item = try await store.nextPending(after: cursor)!
         dupes += index.candidates(for: item.work).count
         cursor = item.work.id
-        try store.saveCursor(cursor, session: "bench")
+        try await store.saveCursor(cursor, session: "bench")
     })
 }
 report("next item (+ duplicates, save cursor)", next)
@@ -92,12 +92,12 @@ report("next item (+ duplicates, save cursor)", next)
 var decide: [Double] = []
 var undo: [Double] = []
 for _ in 0..<100 {
-    let item = try store.nextPending(after: cursor)!
+    let item = try await store.nextPending(after: cursor)!
     cursor = item.work.id
     let action: ReviewAction = item.work.hasUnreadTitle ? .reject : .verify
-    decide.append(try milliseconds { try store.review(ReviewDecision(workID: item.work.id!, action: action, expectedRevision: item.work.revision)) })
+    decide.append(try await milliseconds { try await store.review(ReviewDecision(workID: item.work.id!, action: action, expectedRevision: item.work.revision)) })
 }
-for _ in 0..<20 { undo.append(try milliseconds { try store.undoLast() }) }
+for _ in 0..<20 { undo.append(try await milliseconds { try await store.undoLast() }) }
 report("decide (verify or reject, with journal)", decide)
 report("undo the last decision", undo)
 
@@ -111,23 +111,23 @@ let cataloguePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 if let text = try? String(contentsOfFile: cataloguePath, encoding: .utf8) {
     let real = try LibraryStore(path: dir.appendingPathComponent("real.sqlite").path)
     var importReport: ImportReport?
-    let importMs = try milliseconds { importReport = try real.importCSV(text) }
+    let importMs = try await milliseconds { importReport = try await real.importCSV(text) }
     let r = importReport!
     print(String(format: "import real catalogue: %d imported, %d merged as duplicates, %d rows skipped, in %.1f s",
                  r.imported, r.merged, r.skipped.count, importMs / 1000))
     var realIndex = DuplicateIndex()
-    let loadMs = try milliseconds { realIndex = try real.duplicateIndex() }
+    let loadMs = try await milliseconds { realIndex = try await real.duplicateIndex() }
     print(String(format: "load duplicate index (%d works): %.0f ms", realIndex.count, loadMs))
-    let ids = try real.file(PhotoFiling(contentHash: "real", originalImagePath: "/r.jpg", imageWidth: 1, imageHeight: 1,
-                                        spines: (0..<200).map { i in
+    let ids = try await real.file(PhotoFiling(contentHash: "real", originalImagePath: "/r.jpg", imageWidth: 1, imageHeight: 1,
+                                              spines: (0..<200).map { i in
         SpineFiling(title: title(i), authors: [names[i % names.count]], boundingBox: BoundingBox(x: 0, y: 0, width: 0.1, height: 1),
                     row: 0, position: i, detectionConfidence: 0.9)
     }))
     var realNext: [Double] = []
     var after: Work.ID? = nil
     for _ in ids {
-        realNext.append(try milliseconds {
-            let item = try real.nextPending(after: after)!
+        realNext.append(try await milliseconds {
+            let item = try await real.nextPending(after: after)!
             _ = realIndex.candidates(for: item.work)
             after = item.work.id
         })

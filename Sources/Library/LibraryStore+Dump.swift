@@ -4,10 +4,9 @@ import GRDB
 import LibraryCore
 
 extension LibraryStore {
-    public func dump() throws -> LibraryDump {
-        var dump = LibraryDump()
-        var cropFiles: [(Int64, String)] = []
-        try read { db in
+    public func dump() async throws -> LibraryDump {
+        var (dump, cropFiles) = try await read { db in
+            var dump = LibraryDump()
             for table in LibraryDump.tables {
                 let sql = "SELECT \(table.columns.map(\.name).joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.orderBy)"
                 var list: [[LibraryDump.Value]] = []
@@ -17,8 +16,9 @@ extension LibraryStore {
                 }
                 dump.rows[table.name] = list
             }
-            cropFiles = try Row.fetchAll(db, sql: "SELECT id, cropFile FROM work WHERE cropFile IS NOT NULL ORDER BY id")
+            let cropFiles: [(Int64, String)] = try Row.fetchAll(db, sql: "SELECT id, cropFile FROM work WHERE cropFile IS NOT NULL ORDER BY id")
                 .map { ($0[0], $0[1]) }
+            return (dump, cropFiles)
         }
         for (id, name) in cropFiles {
             if let data = FileManager.default.contents(atPath: cropsDirectory.appendingPathComponent(name).path) {
@@ -39,8 +39,8 @@ extension LibraryStore {
         }
     }
 
-    public func restore(_ dump: LibraryDump) throws {
-        try requireEmptyForRestore()
+    public func restore(_ dump: LibraryDump) async throws {
+        try await requireEmptyForRestore()
         var written: [URL] = []
         var cropNames: [Int64: String] = [:]
         if let work = LibraryDump.tables.first(where: { $0.name == "work" }),
@@ -56,7 +56,7 @@ extension LibraryStore {
                 try Data(bytes).write(to: url)
                 written.append(url)
             }
-            try run { db in
+            try await run { db in
                 for table in LibraryDump.tables {
                     let columns = table.columns.map(\.name)
                     let statement = try db.makeStatement(sql: """

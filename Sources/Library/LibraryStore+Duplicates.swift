@@ -6,8 +6,8 @@ import LibraryCore
 extension LibraryStore {
     /// Every reviewed Work, with only what duplicate detection needs: read with four plain queries and no
     /// JSON decoding for the (mostly empty) ID arrays, so a session over a big library starts quickly.
-    public func duplicateIndex() throws -> DuplicateIndex {
-        try read { db in
+    public func duplicateIndex() async throws -> DuplicateIndex {
+        try await read { db in
             var works: [Int64: Work] = [:]
             var order: [Int64] = []
             let rows = try Row.fetchCursor(db, sql: """

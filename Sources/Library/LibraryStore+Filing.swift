@@ -5,8 +5,8 @@ import LibraryCore
 
 extension LibraryStore {
     /// nil when this photo (by content hash) was never filed.
-    public func photoStatus(contentHash: String) throws -> FiledPhotoStatus? {
-        try read { db in
+    public func photoStatus(contentHash: String) async throws -> FiledPhotoStatus? {
+        try await read { db in
             guard let p = try PhotoRecord.filter(Column("contentHash") == contentHash).fetchOne(db), let id = p.id else { return nil }
             let counts = try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS total, COALESCE(SUM(reviewStatus = 'needsReview'), 0) AS pending FROM work WHERE photoId = ?

@@ -38,31 +38,31 @@ extension LibraryStore {
                            revision: row[8])
     }
 
-    public func pendingCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'")! }
+    public func pendingCount() async throws -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM work WHERE reviewStatus = 'needsReview'")! }
     }
 
     /// The pending queue in filing order (photo by photo, shelf by shelf, left to right).
-    public func pendingSummaries(limit: Int? = nil, offset: Int = 0) throws -> [WorkSummary] {
-        try read { db in
+    public func pendingSummaries(limit: Int? = nil, offset: Int = 0) async throws -> [WorkSummary] {
+        try await read { db in
             try Self.summaries(db, where: "w.reviewStatus = 'needsReview'", order: "w.id", limit: limit, offset: offset)
         }
     }
 
     /// Reviewed Works (verified or edited), by title.
-    public func librarySummaries(limit: Int? = nil, offset: Int = 0) throws -> [WorkSummary] {
-        try read { db in
+    public func librarySummaries(limit: Int? = nil, offset: Int = 0) async throws -> [WorkSummary] {
+        try await read { db in
             try Self.summaries(db, where: "w.reviewStatus != 'needsReview'", order: "w.normalizedTitle, w.id", limit: limit, offset: offset)
         }
     }
 
-    public func work(id: Work.ID) throws -> Work? {
-        try read { db in try WorkGraph.load(db, id: id) }
+    public func work(id: Work.ID) async throws -> Work? {
+        try await read { db in try WorkGraph.load(db, id: id) }
     }
 
     /// Full Works (with credits, editions and entry), for export.
-    public func works(includePending: Bool = false) throws -> [Work] {
-        try read { db in
+    public func works(includePending: Bool = false) async throws -> [Work] {
+        try await read { db in
             let records = try WorkRecord.fetchAll(db, sql: includePending
                 ? "SELECT * FROM work ORDER BY id" : "SELECT * FROM work WHERE reviewStatus != 'needsReview' ORDER BY id")
             return try WorkGraph.loadAll(db, records)
@@ -72,8 +72,8 @@ extension LibraryStore {
     // MARK: Resume
 
     /// Remembers where a review session stands, so the next one starts there.
-    public func saveCursor(_ workID: Work.ID?, session: String = "default", date: Date = Date()) throws {
-        try run { db in
+    public func saveCursor(_ workID: Work.ID?, session: String = "default", date: Date = Date()) async throws {
+        try await run { db in
             try db.execute(sql: """
                 INSERT INTO reviewCursor (session, workId, updatedAt) VALUES (?, ?, ?)
                 ON CONFLICT(session) DO UPDATE SET workId = excluded.workId, updatedAt = excluded.updatedAt
@@ -81,7 +81,7 @@ extension LibraryStore {
         }
     }
 
-    public func cursor(session: String = "default") throws -> Work.ID? {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT workId FROM reviewCursor WHERE session = ?", arguments: [session]) }
+    public func cursor(session: String = "default") async throws -> Work.ID? {
+        try await read { db in try Int64.fetchOne(db, sql: "SELECT workId FROM reviewCursor WHERE session = ?", arguments: [session]) }
     }
 }

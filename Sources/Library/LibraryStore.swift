@@ -66,8 +66,8 @@ public final class LibraryStore: Sendable {
     }
 
     /// The migrations applied, oldest first (for `library stats` and the upgrade test).
-    public func appliedMigrations() throws -> [String] {
-        try writer.read { db in try Schema.migrator.appliedMigrations(db) }
+    public func appliedMigrations() async throws -> [String] {
+        try await read { db in try Schema.migrator.appliedMigrations(db) }
     }
 
     /// The crop file of a Work, if it has one and the file exists.
@@ -79,12 +79,14 @@ public final class LibraryStore: Sendable {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
-    func run<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.write(body) } catch let e as DatabaseError { throw LibraryError(e, location: locationDescription) }
+    /// GRDB's async access: the transaction runs on GRDB's own queue, synchronously as GRDB requires, and the
+    /// caller awaits it without holding a thread.
+    func run<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await writer.write(body) } catch let e as DatabaseError { throw LibraryError(e, location: locationDescription) }
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.read(body) } catch let e as DatabaseError { throw LibraryError(e, location: locationDescription) }
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await writer.read(body) } catch let e as DatabaseError { throw LibraryError(e, location: locationDescription) }
     }
 }
 

@@ -8,16 +8,18 @@ import LibraryCore
 extension LibraryStore: LibraryStoring, LibraryEngine {
     public var locationDescription: String { path ?? ":memory:" }
 
-    package func reading<T>(_ body: (SQLiteTransaction) throws -> T) throws -> T {
-        try read { db in try body(SQLiteTransaction(db: db, cropsDirectory: cropsDirectory, crops: CropFiles())) }
+    package func reading<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) throws -> T) async throws -> T {
+        let cropsDirectory = cropsDirectory
+        return try await read { db in try body(SQLiteTransaction(db: db, cropsDirectory: cropsDirectory, crops: CropFiles())) }
     }
 
     /// GRDB's write transaction, with the crops it wrote removed again if it fails and the ones it let go
     /// removed once it commits: files cannot roll back with the database, so they follow it.
-    package func writing<T>(replay: WriteReplay, _ body: (SQLiteTransaction) throws -> T) throws -> T {
+    package func writing<T: Sendable>(replay: WriteReplay, _ body: @escaping @Sendable (SQLiteTransaction) throws -> T) async throws -> T {
         let crops = CropFiles()
+        let cropsDirectory = cropsDirectory
         do {
-            let result = try run { db in try body(SQLiteTransaction(db: db, cropsDirectory: cropsDirectory, crops: crops)) }
+            let result = try await run { db in try body(SQLiteTransaction(db: db, cropsDirectory: cropsDirectory, crops: crops)) }
             for url in crops.obsolete { try? FileManager.default.removeItem(at: url) }
             return result
         } catch {
@@ -27,24 +29,25 @@ extension LibraryStore: LibraryStoring, LibraryEngine {
     }
 
     /// A commit on SQLite is never in doubt (no connection to lose), so nothing is ever sent twice.
-    package func writingOnce<T: Codable>(_ body: (SQLiteTransaction) throws -> T) throws -> T {
-        try writing(replay: .never, body)
+    package func writingOnce<T: Codable & Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) throws -> T) async throws -> T {
+        try await writing(replay: .never, body)
     }
 
     /// The plain queue, nothing held: a single-file library has one reviewer at a time, and a second session's
     /// stale decision is still refused by the revision check. A read, so it never waits for a writer.
-    package func claimPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> Work.ID? {
-        try reading { tx in try tx.pendingID(after: after ?? 0) ?? tx.pendingID(after: 0) }
+    package func claimPending(reviewer: String, lease: TimeInterval, after: Work.ID?) async throws -> Work.ID? {
+        try await reading { tx in try tx.pendingID(after: after ?? 0) ?? tx.pendingID(after: 0) }
     }
 
     /// One SQLite file has one scanning process at a time in practice, and a second one is kept honest by the
     /// content-hash unique index: filing twice changes nothing. So every claim succeeds.
-    public func claimPhoto(contentHash: String, worker: String, lease: TimeInterval) throws -> Bool { true }
-    public func releasePhoto(contentHash: String, worker: String) throws {}
+    public func claimPhoto(contentHash: String, worker: String, lease: TimeInterval) async throws -> Bool { true }
+    public func releasePhoto(contentHash: String, worker: String) async throws {}
 }
 
 /// The crop files one transaction wrote, and the ones it let go.
-package final class CropFiles {
+/// @unchecked Sendable: filled on GRDB's queue by the one transaction that owns it, read only once it has ended.
+package final class CropFiles: @unchecked Sendable {
     var written: [URL] = []
     var obsolete: [URL] = []
 }

@@ -120,13 +120,13 @@ public enum BookFinder {
 extension LibraryStoring {
     /// The library's books (verified and pending) whose title or author match `query`, each with its place.
     /// Loads every Work once: one query per search, fine for a home or team library of tens of thousands.
-    public func find(_ query: String, limit: Int? = nil) throws -> [FoundBook] {
-        BookFinder.find(query, in: try works(includePending: true), limit: limit)
+    public func find(_ query: String, limit: Int? = nil) async throws -> [FoundBook] {
+        BookFinder.find(query, in: try await works(includePending: true), limit: limit)
     }
 
     /// Where one Work stands, numbered among the library's photos as `find` numbers them.
-    public func place(of work: Work) throws -> ShelfPlace? {
+    public func place(of work: Work) async throws -> ShelfPlace? {
         guard work.spine != nil else { return nil }
-        return BookFinder.place(of: work, photoNumbers: BookFinder.photoNumbers(try works(includePending: true)))
+        return BookFinder.place(of: work, photoNumbers: BookFinder.photoNumbers(try await works(includePending: true)))
     }
 }

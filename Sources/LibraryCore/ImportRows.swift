@@ -67,7 +67,7 @@ public enum ImportRows {
 /// Exports read Works through the interface only, so they are the same on both engines.
 extension LibraryStoring {
     /// Reviewed Works as Goodreads-compatible CSV (Goodreads, StoryGraph and this tool import it back).
-    public func exportCSV() throws -> String {
+    public func exportCSV() async throws -> String {
         let header = ["Book Id", "Title", "Author", "Author l-f", "Additional Authors", "ISBN", "ISBN13", "My Rating",
                       "Average Rating", "Publisher", "Binding", "Number of Pages", "Year Published",
                       "Original Publication Year", "Date Read", "Date Added", "Bookshelves", "Bookshelves with positions",
@@ -75,7 +75,7 @@ extension LibraryStoring {
         let day = DateFormatter()
         day.locale = Locale(identifier: "en_US_POSIX"); day.timeZone = TimeZone(identifier: "UTC"); day.dateFormat = "yyyy/MM/dd"
         var rows = [header]
-        for w in try works() {
+        for w in try await works() {
             let authors = w.authors.map(\.name)
             let edition = w.editions.first { $0.id == w.libraryEntry?.editionID } ?? w.editions.first
             let all = edition.map { [$0.isbn].compactMap { $0 } + $0.isbns } ?? []
@@ -107,8 +107,8 @@ extension LibraryStoring {
     }
 
     /// Reviewed Works as DTOs, for `library export --format json` (wrapped in the seed-004 envelope by the CLI).
-    public func exportLibrary() throws -> LibraryExport {
-        LibraryExport(works: try works().map { w in
+    public func exportLibrary() async throws -> LibraryExport {
+        LibraryExport(works: try await works().map { w in
             var others: [String: [ContributorRole]] = [:]
             for c in w.credits where c.roles != [.author] {
                 let roles = c.roles.subtracting([.author]).sorted()

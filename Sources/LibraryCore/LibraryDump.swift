@@ -105,8 +105,8 @@ public struct LibraryDump: Sendable, Equatable {
 
 extension LibraryStoring {
     /// Refuses to load a dump into a library that already holds Works or photos: migrate into an empty one.
-    public func requireEmptyForRestore() throws {
-        let s = try stats()
+    public func requireEmptyForRestore() async throws {
+        let s = try await stats()
         if s.works > 0 || s.photos > 0 || s.authors > 0 {
             throw LibraryError.importFailed("\(locationDescription) is not empty (\(s.works) works, \(s.photos) photos). Migrate into a new, empty library.")
         }

@@ -11,10 +11,10 @@ extension LibraryEngine {
     /// rescan): then its still-pending Works are replaced, and verified or edited ones are kept untouched.
     /// - Returns: the new Works' IDs, in spine order.
     @discardableResult
-    public func file(_ photo: PhotoFiling, replacePending: Bool, date: Date) throws -> [Work.ID] {
+    public func file(_ photo: PhotoFiling, replacePending: Bool, date: Date) async throws -> [Work.ID] {
         // A folder scanned again is mostly photos filed already: a read says so without taking a write lock.
-        if !replacePending, try photoStatus(contentHash: photo.contentHash) != nil { return [] }
-        return try writingOnce { tx in
+        if !replacePending, try await photoStatus(contentHash: photo.contentHash) != nil { return [] }
+        return try await writingOnce { tx in
             var photoID = try tx.insertPhoto(photo, date: date)
             var keptBoxes: [BoundingBox] = []
             if photoID == nil {

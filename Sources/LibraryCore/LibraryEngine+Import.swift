@@ -7,22 +7,22 @@ extension LibraryEngine {
     /// Imports a Goodreads, LibraryThing or StoryGraph CSV export (or any CSV with title and author columns),
     /// as saved: UTF-8 or Windows-1252, comma, semicolon or tab separated. A bad row is reported with its line
     /// and skipped; a book already present gains the row's IDs instead of a copy.
-    public func importCSV(_ bytes: [UInt8], date: Date) throws -> ImportReport {
+    public func importCSV(_ bytes: [UInt8], date: Date) async throws -> ImportReport {
         var (report, rows) = try ImportRows.csv(bytes, date: date)
-        try importWorks(rows, into: &report, date: date)
+        try await importWorks(rows, into: &report, date: date)
         report.skipped.sort { $0.line < $1.line }
         return report
     }
 
     /// `importCSV` of text already in memory.
-    public func importCSV(_ text: String, date: Date) throws -> ImportReport {
-        try importCSV(Array(text.utf8), date: date)
+    public func importCSV(_ text: String, date: Date) async throws -> ImportReport {
+        try await importCSV(Array(text.utf8), date: date)
     }
 
     /// Imports a JSON export (the `data` of the envelope, or the whole envelope); deduplicated like CSV.
-    public func importJSON(_ data: Data, date: Date) throws -> ImportReport {
+    public func importJSON(_ data: Data, date: Date) async throws -> ImportReport {
         var (report, rows) = try ImportRows.json(data, date: date)
-        try importWorks(rows, into: &report, date: date)
+        try await importWorks(rows, into: &report, date: date)
         return report
     }
 
@@ -30,18 +30,17 @@ extension LibraryEngine {
     /// each row in its own savepoint so a failing row is skipped alone. Short transactions let a review
     /// session decide while a big import runs.
     /// - Parameter rows: `owned` says whether the entry holds its first edition; nil: unless it is a wishlist entry.
-    private func importWorks(_ rows: [ImportRows.Row], into report: inout ImportReport, date: Date) throws {
-        var index = try duplicateIndex()
+    private func importWorks(_ rows: [ImportRows.Row], into report: inout ImportReport, date: Date) async throws {
+        var index = try await duplicateIndex()
         var start = 0
         while start < rows.count {
             let chunk = rows[start..<min(rows.count, start + 250)]
             start += chunk.count
-            var chunkReport = report
-            var chunkIndex = index
-            try writing(replay: .never) { tx in
+            let (startReport, startIndex) = (report, index)
+            let (chunkReport, chunkIndex) = try await writing(replay: .never) { tx in
                 // From the chunk's start on every run: a run cut off by a lost connection counts nothing.
-                chunkReport = report
-                chunkIndex = index
+                var chunkReport = startReport
+                var chunkIndex = startIndex
                 for (line, work, ownedOverride) in chunk {
                     let failure = try tx.inSavepoint {
                         if let dup = chunkIndex.candidates(for: work, threshold: DuplicateRule.fuzzyThreshold, limit: 1).first,
@@ -60,6 +59,7 @@ extension LibraryEngine {
                     }
                     if let failure { chunkReport.skipped.append(.init(line: line, message: failure)) }
                 }
+                return (chunkReport, chunkIndex)
             }
             // Counted only once the chunk committed: a chunk rerun after a reconnect is not counted twice.
             report = chunkReport

@@ -6,37 +6,38 @@ import Foundation
 extension LibraryEngine {
     /// The next pending Work after `after` in queue order that no other reviewer holds, wrapping to the front
     /// (skipped ones come back). Holds nothing: see `claimNextPending` for that.
-    public func nextPending(after: Work.ID?, wrap: Bool) throws -> ReviewItem? {
-        try reading { tx in
+    public func nextPending(after: Work.ID?, wrap: Bool) async throws -> ReviewItem? {
+        try await reading { tx in
             guard let id = try tx.pendingID(after: after ?? 0) ?? (wrap ? tx.pendingID(after: 0) : nil) else { return nil }
             return try Self.item(id, in: tx)
         }
     }
 
     /// The pending Work before `before` that no other reviewer holds, for stepping back through skipped ones.
-    public func previousPending(before: Work.ID) throws -> ReviewItem? {
-        try reading { tx in try tx.pendingID(before: before).flatMap { try Self.item($0, in: tx) } }
+    public func previousPending(before: Work.ID) async throws -> ReviewItem? {
+        try await reading { tx in try tx.pendingID(before: before).flatMap { try Self.item($0, in: tx) } }
     }
 
-    public func reviewItem(id: Work.ID) throws -> ReviewItem? {
-        try reading { tx in try Self.item(id, in: tx) }
+    public func reviewItem(id: Work.ID) async throws -> ReviewItem? {
+        try await reading { tx in try Self.item(id, in: tx) }
     }
 
-    public func claimNextPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> ReviewItem? {
-        try claimPending(reviewer: reviewer, lease: lease, after: after).flatMap { try reviewItem(id: $0) }
+    public func claimNextPending(reviewer: String, lease: TimeInterval, after: Work.ID?) async throws -> ReviewItem? {
+        guard let id = try await claimPending(reviewer: reviewer, lease: lease, after: after) else { return nil }
+        return try await reviewItem(id: id)
     }
 
     /// Where a session should start: the remembered Work if still pending, else the next one after it (decided
     /// meanwhile, by this reviewer or another), else the queue's start.
-    public func resumeItem(session: String) throws -> ReviewItem? {
-        let id = try cursor(session: session)
-        if let id, let item = try reviewItem(id: id), item.work.reviewStatus == .needsReview { return item }
-        return try nextPending(after: id, wrap: true)
+    public func resumeItem(session: String) async throws -> ReviewItem? {
+        let id = try await cursor(session: session)
+        if let id, let item = try await reviewItem(id: id), item.work.reviewStatus == .needsReview { return item }
+        return try await nextPending(after: id, wrap: true)
     }
 
     /// Reviewed Works that `work` may duplicate (seed 004 rule 2), best first.
-    public func duplicates(of work: Work, threshold: Double, limit: Int) throws -> [DuplicateCandidate] {
-        try duplicateIndex().candidates(for: work, threshold: threshold, limit: limit)
+    public func duplicates(of work: Work, threshold: Double, limit: Int) async throws -> [DuplicateCandidate] {
+        try await duplicateIndex().candidates(for: work, threshold: threshold, limit: limit)
     }
 
     private static func item(_ id: Work.ID, in tx: Transaction) throws -> ReviewItem? {

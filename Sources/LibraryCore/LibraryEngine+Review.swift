@@ -8,8 +8,8 @@ extension LibraryEngine {
     /// - Throws: `LibraryError.conflict` when another session changed the Work since `expectedRevision`;
     ///   `.invalid` when an edit breaks a rule (nothing is written); `.notPending`, `.notFound`, `.claimedByOther`.
     @discardableResult
-    public func review(_ decision: ReviewDecision, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt {
-        try writingOnce { tx in
+    public func review(_ decision: ReviewDecision, defaults: ReviewDefaults, date: Date) async throws -> DecisionReceipt {
+        try await writingOnce { tx in
             let applied = try Self.apply(decision, defaults: defaults, date: date, in: tx)
             let journalID = try tx.appendJournal(JournalDraft(
                 session: decision.session, kind: decision.action.kind, workID: decision.workID, summary: applied.summary,
@@ -22,9 +22,9 @@ extension LibraryEngine {
     /// Any decision that fails (a conflict, a rule broken) fails them all and nothing is written.
     /// - Parameter summary: what the journal and the undo message call the whole, e.g. "verified 12 of shelf 2".
     @discardableResult
-    public func review(batch decisions: [ReviewDecision], summary: String, defaults: ReviewDefaults, date: Date) throws -> DecisionReceipt {
+    public func review(batch decisions: [ReviewDecision], summary: String, defaults: ReviewDefaults, date: Date) async throws -> DecisionReceipt {
         guard let first = decisions.first else { throw LibraryError.nothingToUndo }
-        return try writingOnce { tx in
+        return try await writingOnce { tx in
             var snapshots: [Work] = []
             var after: [Work.ID: Int] = [:]
             for decision in decisions {
@@ -120,8 +120,8 @@ extension LibraryEngine {
     /// back as it was, in one transaction.
     /// - Throws: `.nothingToUndo`; `.undoConflict` when a touched Work changed after that decision.
     @discardableResult
-    public func undoLast(session: String?, date: Date) throws -> UndoReceipt {
-        try writingOnce { tx in
+    public func undoLast(session: String?, date: Date) async throws -> UndoReceipt {
+        try await writingOnce { tx in
             guard let entry = try tx.latestUndoable(session: session) else { throw LibraryError.nothingToUndo }
             let snapshots = try JSONDecoder().decode([Work].self, from: Data(entry.before.utf8))
             let after = try JSONDecoder().decode([String: Int].self, from: Data(entry.afterRevisions.utf8))
@@ -146,7 +146,7 @@ extension LibraryEngine {
                 restored.revision = (after[String(snapshot.id!)] ?? snapshot.revision + 1) + 1
                 let photoID = try snapshot.spine.flatMap { try tx.photoID(contentHash: $0.photoContentHash) }
                 _ = try tx.saveWork(restored, photoID: photoID, bump: false, insertWithID: true, ownFirstEdition: false)
-                try handOnRevision(of: snapshot, restoredAs: restored.revision, undoing: entry.id, tx)
+                try Self.handOnRevision(of: snapshot, restoredAs: restored.revision, undoing: entry.id, tx)
             }
             try tx.markUndone(entry.id, at: date)
             return UndoReceipt(journalID: entry.id, summary: "undid: \(entry.summary)", restoredWorkIDs: snapshots.compactMap(\.id))
@@ -158,7 +158,7 @@ extension LibraryEngine {
     /// its revision after becomes the new one, or a second undo on the same Work would be refused as if someone
     /// had changed it since. Only when nothing else changed the Work in between (its revision after is the
     /// snapshot's); an edit outside the journal still makes the earlier undo a conflict.
-    private func handOnRevision(of snapshot: Work, restoredAs revision: Int, undoing journalID: Int64,
+    private static func handOnRevision(of snapshot: Work, restoredAs revision: Int, undoing journalID: Int64,
                                 _ tx: Transaction) throws {
         let id = snapshot.id!
         guard let (earlier, json) = try tx.liveDecisions(naming: id, before: journalID).first else { return }
@@ -179,9 +179,9 @@ extension LibraryEngine {
     ///   `expectedRevisions`, `.notFound`, `.claimedByOther`; nothing is written then.
     @discardableResult
     public func reshape(_ workIDs: [Work.ID], into pieces: [SpinePiece], kind: String, expectedRevisions: [Work.ID: Int],
-                        session: String, date: Date) throws -> ReshapeReceipt {
+                        session: String, date: Date) async throws -> ReshapeReceipt {
         guard let firstID = workIDs.first, !pieces.isEmpty else { throw LibraryError.notFound(workIDs.first ?? 0) }
-        return try writingOnce { tx in
+        return try await writingOnce { tx in
             var originals: [Work] = []
             for id in workIDs {
                 guard let work = try tx.loadWork(id, forUpdate: true) else { throw LibraryError.notFound(id) }
@@ -215,18 +215,18 @@ extension LibraryEngine {
 
     /// Adds a Work as given (an import, a manual entry), validated; returns it with every ID filled.
     @discardableResult
-    public func add(_ work: Work) throws -> Work {
+    public func add(_ work: Work) async throws -> Work {
         let w = try work.readyToAdd()
-        return try writing(replay: .never) { tx in
+        return try await writing(replay: .never) { tx in
             try tx.saveWork(w, photoID: nil, bump: false, insertWithID: false, ownFirstEdition: false)
         }
     }
 
     /// Replaces a stored Work by this value (same ID), checking its revision: enrichment's write.
     @discardableResult
-    public func update(_ work: Work) throws -> Work {
+    public func update(_ work: Work) async throws -> Work {
         guard let id = work.id else { throw LibraryError.notFound(0) }
-        return try writingOnce { tx in
+        return try await writingOnce { tx in
             guard let current = try tx.revision(of: id, forUpdate: true) else { throw LibraryError.notFound(id) }
             if current != work.revision { throw LibraryError.conflict(id, expected: work.revision, actual: current) }
             return try tx.saveWork(work, photoID: nil, bump: true, insertWithID: false, ownFirstEdition: false)

@@ -10,21 +10,25 @@ import Foundation
 package protocol LibraryEngine: LibraryStoring {
     associatedtype Transaction: LibraryTransaction
 
+    // The rules run synchronously inside one transaction and the entry is what awaits: GRDB runs a transaction
+    // in a synchronous closure on its own queue and nothing may suspend inside it (groue/GRDB.swift#1546), and
+    // PostgreSQL runs it on a thread of its own with a pooled connection leased, so no caller's thread waits.
+
     /// Reads in one consistent snapshot.
-    func reading<T>(_ body: (Transaction) throws -> T) throws -> T
+    func reading<T: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T
     /// One write transaction: everything `body` does commits together, or nothing does.
     /// - Parameter replay: whether PostgreSQL may send it again after a connection lost with its COMMIT on the way.
-    func writing<T>(replay: WriteReplay, _ body: (Transaction) throws -> T) throws -> T
+    func writing<T: Sendable>(replay: WriteReplay, _ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T
     /// A write applied at most once, even when the connection is lost after its COMMIT was sent: a decision, an
     /// undo, a split or a filing, where running it twice would apply it twice (an undo would undo the next
     /// decision too). On SQLite, where a commit is never in doubt, a plain write.
-    func writingOnce<T: Codable>(_ body: (Transaction) throws -> T) throws -> T
+    func writingOnce<T: Codable & Sendable>(_ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T
 
     /// The first pending Work after `after` (from the head when nil, and round again past the end) that nobody
     /// else holds, now held by `reviewer` until `lease` runs out; any other Work `reviewer` held is given back.
     /// Its own step, not a rule over `Transaction`: SQLite holds nothing (one file has one reviewer at a time), so
     /// claiming there must not take the file's write lock.
-    func claimPending(reviewer: String, lease: TimeInterval, after: Work.ID?) throws -> Work.ID?
+    func claimPending(reviewer: String, lease: TimeInterval, after: Work.ID?) async throws -> Work.ID?
 }
 
 /// What a transaction sent a second time does to the library; see `LibraryEngine.writing(replay:_:)`.

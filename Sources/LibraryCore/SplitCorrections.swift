@@ -89,7 +89,7 @@ public struct SplitCorrections: Encodable, Sendable, Equatable {
     /// The journal keeps each Work as it was before a decision, not after, so what an edit left is the Work's
     /// next snapshot in a later row, or the Work as it is now. A Work without a spine (imported, added) is no
     /// reader's split, and one edited back to what was read corrected nothing: both are counted, not listed.
-    public init(rows: [LiveJournalRow], current: (Work.ID) throws -> Work?) throws {
+    public init(rows: [LiveJournalRow], current: (Work.ID) async throws -> Work?) async throws {
         let decoder = JSONDecoder()
         let snapshots = try rows.map { row in
             Dictionary(try decoder.decode([Work].self, from: Data(row.before.utf8)).compactMap { w in w.id.map { ($0, w) } }) { a, _ in a }
@@ -100,8 +100,7 @@ public struct SplitCorrections: Encodable, Sendable, Equatable {
         for i in rows.indices.reversed() {
             let id = rows[i].workID
             if rows[i].kind == "edit", snapshots[i][id] != nil {
-                let after: Work? = try later[id] ?? current(id)
-                afters[i] = .some(after)
+                if let known = later[id] { afters[i] = .some(known) } else { afters[i] = .some(try await current(id)) }
             }
             later.merge(snapshots[i]) { $1 }
         }
@@ -130,7 +129,7 @@ public struct SplitCorrections: Encodable, Sendable, Equatable {
 
 extension LibraryStoring {
     /// The reviewers' corrections of title and authors (`shelfscan library corrections`).
-    public func splitCorrections() throws -> SplitCorrections {
-        try SplitCorrections(rows: try liveJournal(kinds: SplitCorrections.journalKinds)) { try work(id: $0) }
+    public func splitCorrections() async throws -> SplitCorrections {
+        try await SplitCorrections(rows: try await liveJournal(kinds: SplitCorrections.journalKinds)) { try await work(id: $0) }
     }
 }

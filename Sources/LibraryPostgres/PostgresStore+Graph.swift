@@ -7,7 +7,7 @@ import PostgresNIO
 /// A Work with its credits, editions and entry, read and written inside the caller's transaction: the SQLite
 /// store's `WorkGraph`, step for step, over rows made by the same records (`WorkRows`), so both engines keep
 /// the same Work field for field and decisions, undo and imports behave alike.
-extension PostgresLibraryStore {
+extension PostgresTransaction {
     typealias Values = WorkRows.Values
 
     static func table(_ name: String) -> LibraryDump.Table { LibraryDump.tables.first { $0.name == name }! }
@@ -236,7 +236,7 @@ extension PostgresLibraryStore {
     }
 
     /// Deletes a Work; editions, entry, credits and claims go with it (cascade), the people and the crop stay.
-    func deleteWork(_ id: Int64) throws {
+    package func deleteWork(_ id: Int64) throws {
         let authors = try rows("SELECT DISTINCT authorId FROM credit WHERE workId = $1", id).map { try $0.decode(Int64.self) }
         try rows("DELETE FROM work WHERE id = $1", id)
         try refreshBookCounts(Set(authors))

@@ -22,12 +22,12 @@ public enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
 
     /// A fresh, empty library: a SQLite file in the test run's scratch folder (removed at exit), or a new
     /// database on the test server.
-    public func makeStore() throws -> any LibraryStoring {
+    public func makeStore() async throws -> any LibraryStoring {
         switch self {
         case .sqlite:
             return try LibraryStore(path: try ScratchDirectory.make("library").appendingPathComponent("library.sqlite").path)
         case .postgres:
-            return try PostgresLibraryStore(url: try Self.freshDatabaseURL(), password: Self.password)
+            return try await PostgresLibraryStore(url: try Self.freshDatabaseURL(), password: Self.password)
         }
     }
 
@@ -40,9 +40,9 @@ public enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     /// Creates an empty database on the test server and returns its URL.
-    public static func freshDatabaseURL() throws -> String {
+    public static func freshDatabaseURL() async throws -> String {
         guard let serverURL else { throw Unavailable(description: "no SHELFSCAN_TEST_POSTGRES_URL") }
         let name = "shelfscan_t_\(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
-        return try PostgresLibraryStore.createDatabase(named: name, besides: serverURL, password: password)
+        return try await PostgresLibraryStore.createDatabase(named: name, besides: serverURL, password: password)
     }
 }

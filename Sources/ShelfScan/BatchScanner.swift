@@ -61,7 +61,7 @@ public struct BatchScanner: Sendable {
             index += 1
         }
         if let library = scanner.library {
-            summary.pendingInQueue = try? library.pendingCount()
+            summary.pendingInQueue = try? await library.pendingCount()
         }
         summary.elapsed = clock.now - start
         return summary

@@ -28,9 +28,9 @@ public enum LibraryMigration {
     }
 
     /// - Throws: `LibraryError` when either side cannot be opened, or the target is not empty.
-    public static func copy(from source: any LibraryStoring, to target: any LibraryStoring) throws -> Report {
-        let dump = try source.dump()
-        try target.restore(dump)
-        return Report(from: side(source, dump), to: side(target, try target.dump()))
+    public static func copy(from source: any LibraryStoring, to target: any LibraryStoring) async throws -> Report {
+        let dump = try await source.dump()
+        try await target.restore(dump)
+        return Report(from: side(source, dump), to: side(target, try await target.dump()))
     }
 }

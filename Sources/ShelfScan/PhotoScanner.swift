@@ -71,7 +71,7 @@ public struct PhotoScanner: Sendable {
         var replacing = false
         if let library {
             do {
-                if try library.photoStatus(contentHash: hash) != nil {
+                if try await library.photoStatus(contentHash: hash) != nil {
                     guard configuration.rescan else { return .skipped(path: path, contentHash: hash) }
                     replacing = true
                 }
@@ -82,8 +82,8 @@ public struct PhotoScanner: Sendable {
         var claimed = false
         if let library, configuration.fileResults, !replacing {
             do {
-                while !(try library.claimPhoto(contentHash: hash, worker: Self.workerID, lease: configuration.photoLease)) {
-                    if try library.photoStatus(contentHash: hash) != nil { return .skipped(path: path, contentHash: hash) }
+                while !(try await library.claimPhoto(contentHash: hash, worker: Self.workerID, lease: configuration.photoLease)) {
+                    if try await library.photoStatus(contentHash: hash) != nil { return .skipped(path: path, contentHash: hash) }
                     guard waitForOtherWorkers else { return nil }
                     try await claimPause()
                 }
@@ -95,16 +95,16 @@ public struct PhotoScanner: Sendable {
         do {
             var scan = try await process(bytes: bytes, path: path, contentHash: hash)
             if configuration.fileResults, let library {
-                scan.filedWorkIDs = try library.file(Self.filing(for: scan), replacePending: replacing)
+                scan.filedWorkIDs = try await library.file(Self.filing(for: scan), replacePending: replacing)
                 scan.replacedPending = replacing
             }
             scan.elapsed = clock.now - start
             return .scanned(scan)
         } catch let error as ShelfImageError where error.code == .tooManyPixels && foundInFolder {
-            if claimed, let library { try? library.releasePhoto(contentHash: hash, worker: Self.workerID) }
+            if claimed, let library { try? await library.releasePhoto(contentHash: hash, worker: Self.workerID) }
             return .leftOut(LeftOutFile(path: path, reason: .overPixelLimit))
         } catch {
-            if claimed, let library { try? library.releasePhoto(contentHash: hash, worker: Self.workerID) }
+            if claimed, let library { try? await library.releasePhoto(contentHash: hash, worker: Self.workerID) }
             return .failed(path: path, reason: "\(error)")
         }
     }

@@ -89,27 +89,28 @@ extension SpineReshape {
     /// - Parameter revision: the revision the reviewer saw; nil skips the check.
     /// - Throws: `Failure` when the box or its crop cannot be cut; the store's `LibraryError` otherwise
     ///   (`.conflict` for a stale `revision`, `.notPending` for a Work already decided).
-    public static func split(_ id: Work.ID, revision: Int?, at fraction: Double, in store: any LibraryStoring, session: String) throws -> ReshapeReceipt {
-        guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
-        let pieces = try split(work, crop: try crop(of: work, in: store), at: fraction)
-        return try store.reshape([id], into: pieces, kind: "split", expectedRevisions: revision.map { [id: $0] } ?? [:], session: session)
+    public static func split(_ id: Work.ID, revision: Int?, at fraction: Double, in store: any LibraryStoring, session: String) async throws -> ReshapeReceipt {
+        guard let work = try await store.work(id: id) else { throw LibraryError.notFound(id) }
+        let pieces = try split(work, crop: try await crop(of: work, in: store), at: fraction)
+        return try await store.reshape([id], into: pieces, kind: "split", expectedRevisions: revision.map { [id: $0] } ?? [:], session: session)
     }
 
     /// Joins the pending Work `id` with the pending box to its right on the same shelf row, as one decision.
     /// The neighbour is checked at the revision read here, so a change to it in between is a conflict.
-    public static func join(_ id: Work.ID, revision: Int?, in store: any LibraryStoring, session: String) throws -> ReshapeReceipt {
-        guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
-        guard let right = try store.pendingNeighbour(of: id), let rightID = right.id else {
+    public static func join(_ id: Work.ID, revision: Int?, in store: any LibraryStoring, session: String) async throws -> ReshapeReceipt {
+        guard let work = try await store.work(id: id) else { throw LibraryError.notFound(id) }
+        guard let right = try await store.pendingNeighbour(of: id), let rightID = right.id else {
             throw Failure(description: "No pending box to the right of this one on its shelf to join with.")
         }
-        let piece = try join(work, right, crops: (try crop(of: work, in: store), try crop(of: right, in: store)))
+        let crops = (try await crop(of: work, in: store), try await crop(of: right, in: store))
+        let piece = try join(work, right, crops: crops)
         var expected = [rightID: right.revision]
         if let revision { expected[id] = revision }
-        return try store.reshape([id, rightID], into: [piece], kind: "join", expectedRevisions: expected, session: session)
+        return try await store.reshape([id, rightID], into: [piece], kind: "join", expectedRevisions: expected, session: session)
     }
 
-    static func crop(of work: Work, in store: any LibraryStoring) throws -> RGBImage {
-        guard let url = store.cropURL(for: work) else { throw Failure(description: "“\(work.title)” has no crop file to cut.") }
+    static func crop(of work: Work, in store: any LibraryStoring) async throws -> RGBImage {
+        guard let url = await store.cropURL(for: work) else { throw Failure(description: "“\(work.title)” has no crop file to cut.") }
         do { return try ImageDecoder.decode(fileAt: url.path) } catch {
             throw Failure(description: "Cannot read the crop \(url.lastPathComponent): \(error)")
         }

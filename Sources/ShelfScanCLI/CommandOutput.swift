@@ -28,8 +28,8 @@ struct CommandOutput {
     }
 
     /// Runs `body`; any error becomes one clear line (or the JSON error envelope) and a failure exit.
-    func reportingErrors(_ body: () throws -> Void) throws {
-        do { try body() } catch let exit as ExitCode { throw exit } catch {
+    func reportingErrors(_ body: () async throws -> Void) async throws {
+        do { try await body() } catch let exit as ExitCode { throw exit } catch {
             fail(error)
             throw ExitCode.failure
         }
@@ -56,7 +56,7 @@ struct CommandOutput {
 }
 
 extension LibraryOptions {
-    func openStore() throws -> any LibraryStoring { try LibraryOpener.open(resolvedPath()) }
+    func openStore() async throws -> any LibraryStoring { try await LibraryOpener.open(resolvedPath()) }
 }
 
 /// "Ursula K. Le Guin; Ann Leckie" or "—".

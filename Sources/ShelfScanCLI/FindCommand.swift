@@ -7,7 +7,7 @@ import ShelfScan
 
 /// `shelfscan find`: "where is my book?" The search and the place in words come from `Library`'s
 /// `BookFinder` and the drawing from `SpineHighlight`, the same ones `GET /find` uses.
-struct FindCommand: ParsableCommand {
+struct FindCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "find",
         abstract: "Find a book by title or author words, and where it stands on your shelves.",
@@ -42,11 +42,11 @@ struct FindCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput(options: output)
-        try out.reportingErrors {
+        try await out.reportingErrors {
             let query = text.joined(separator: " ")
-            let found = try library.openStore().find(query, limit: limit)
+            let found = try await library.openStore().find(query, limit: limit)
             if let highlight { try Self.writeHighlight(found, to: highlight, out: out) }
             if output.json { return try out.json(FoundBooks(query: query, books: found.map(FoundBookDTO.init))) }
             if found.isEmpty { out.note("No book's title or author matches \"\(query)\".") }

@@ -20,16 +20,16 @@ struct LibraryCommand: ParsableCommand {
     )
 }
 
-struct LibraryList: ParsableCommand {
+struct LibraryList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List reviewed books by title.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Option(name: .long, help: "Show at most this many.") var limit: Int?
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput(options: output)
-        try out.reportingErrors {
-            let list = try library.openStore().librarySummaries(limit: limit)
+        try await out.reportingErrors {
+            let list = try await library.openStore().librarySummaries(limit: limit)
             if output.json { return try out.json(["works": list]) }
             for s in list {
                 out.line(String(format: "%6lld  %@ — %@", s.id, s.title as NSString, authorList(s.authors) as NSString))
@@ -39,27 +39,27 @@ struct LibraryList: ParsableCommand {
     }
 }
 
-struct LibraryShow: ParsableCommand {
+struct LibraryShow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one book in full.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The Work's ID.") var id: Int64
 
-    func run() throws {
-        try ReviewShow.show(id: id, library: library, output: output)
+    func run() async throws {
+        try await ReviewShow.show(id: id, library: library, output: output)
     }
 }
 
-struct LibraryStatsCommand: ParsableCommand {
+struct LibraryStatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Count books, authors, photos and what waits for review.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput(options: output)
-        try out.reportingErrors {
-            let store = try library.openStore()
-            let s = try store.stats()
+        try await out.reportingErrors {
+            let store = try await library.openStore()
+            let s = try await store.stats()
             if output.json { return try out.json(s) }
             out.line("library:   \(library.resolvedPath())")
             out.line("works:     \(s.works) (\(s.verified) verified, \(s.userEdited) edited, \(s.pending) pending review)")
@@ -72,22 +72,22 @@ struct LibraryStatsCommand: ParsableCommand {
     }
 }
 
-struct LibraryExportCommand: ParsableCommand {
+struct LibraryExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Export reviewed books as JSON or Goodreads CSV.")
     enum Format: String, ExpressibleByArgument, CaseIterable { case json, csv }
     @OptionGroup var library: LibraryOptions
     @Option(name: .long, help: "json or csv.") var format: Format = .json
     @Option(name: [.short, .long], help: "Write here instead of standard output.", completion: .file()) var output: String?
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput()
-        try out.reportingErrors {
-            let store = try library.openStore()
+        try await out.reportingErrors {
+            let store = try await library.openStore()
             let text: String
             switch format {
-            case .csv: text = try store.exportCSV()
+            case .csv: text = try await store.exportCSV()
             case .json:
-                let envelope = SuccessResponse(data: try store.exportLibrary(), meta: .now(since: out.started))
+                let envelope = SuccessResponse(data: try await store.exportLibrary(), meta: .now(since: out.started))
                 text = String(decoding: try ISO8601.makeEncoder(pretty: true).encode(envelope), as: UTF8.self) + "\n"
             }
             if let output {
@@ -100,7 +100,7 @@ struct LibraryExportCommand: ParsableCommand {
     }
 }
 
-struct LibraryImportCommand: ParsableCommand {
+struct LibraryImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import a Goodreads, LibraryThing or StoryGraph CSV export (or a shelfscan JSON export).",
@@ -109,18 +109,18 @@ struct LibraryImportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @Argument(help: "The export file.", completion: .file(extensions: ["csv", "json"])) var file: String
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput(options: output)
-        try out.reportingErrors {
+        try await out.reportingErrors {
             if let problem = PathCheck.problem(file) { throw LibraryError.importFailed(problem) }
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
-            let store = try library.openStore()
+            let store = try await library.openStore()
             let isJSON = file.lowercased().hasSuffix(".json") || data.first(where: { !" \n\r\t".utf8.contains($0) }) == UInt8(ascii: "{")
             let report: ImportReport
             if isJSON {
-                report = try store.importJSON(data)
+                report = try await store.importJSON(data)
             } else {
-                report = try store.importCSV([UInt8](data))
+                report = try await store.importCSV([UInt8](data))
             }
             if output.json { return try out.json(report) }
             out.line("\(file): \(report.imported) imported, \(report.merged) merged into books already there, \(report.skipped.count) skipped")

@@ -4,7 +4,7 @@ import LibraryCore
 
 /// `shelfscan library corrections`: the titles and authors reviewers corrected, beside what the reader read,
 /// so how often the reader splits a spine wrongly can be measured and the corrections learned from.
-struct LibraryCorrectionsCommand: ParsableCommand {
+struct LibraryCorrectionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "corrections",
         abstract: "List the books whose title or authors a reviewer corrected, beside what was read from the spine.",
@@ -12,10 +12,10 @@ struct LibraryCorrectionsCommand: ParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput(options: output)
-        try out.reportingErrors {
-            let found = try library.openStore().splitCorrections()
+        try await out.reportingErrors {
+            let found = try await library.openStore().splitCorrections()
             if output.json { return try out.json(found) }
             for c in found.corrections {
                 out.line(String(format: "%6lld  %@", c.workId, c.rawText.map { "“\($0)”" } ?? "(no text read)"))

@@ -39,10 +39,10 @@ struct LibraryEnrichCommand: AsyncParsableCommand {
     func run() async throws {
         let out = CommandOutput(options: output)
         do {
-            let store = try library.openStore()
+            let store = try await library.openStore()
             guard let enricher = try enrichment.makeEnricher(fallback: BookProvider.openlibrary.rawValue, notify: EnrichOptions.stderrNotice)
             else { return }
-            let works = try store.works(includePending: true).filter { w in
+            let works = try await store.works(includePending: true).filter { w in
                 id.isEmpty ? !Self.alreadyEnriched(w) && !w.hasUnreadTitle : id.contains(w.id ?? -1)
             }
             var enriched = 0, unchanged = 0
@@ -58,16 +58,16 @@ struct LibraryEnrichCommand: AsyncParsableCommand {
                 updated.spine?.enrichmentStatus = result.status
                 if let book = result.accepted?.book {
                     updated.applyEnrichment(book.record, replaceTitle: work.reviewStatus == .needsReview)
-                    let duplicates = try store.duplicates(of: updated, threshold: DuplicateRule.fuzzyThreshold)
+                    let duplicates = try await store.duplicates(of: updated, threshold: DuplicateRule.fuzzyThreshold)
                         .map(\.id).filter { $0 != workID }
                     outcome.work = updated.dto
                     outcome.authors = updated.authors.map(\.dto)
                     outcome.edition = updated.editions.first.map(\.dto)
                     outcome.duplicateOf = duplicates.isEmpty ? nil : duplicates
-                    if !dryRun { try store.update(updated) }
+                    if !dryRun { try await store.update(updated) }
                     enriched += 1
                 } else {
-                    if !dryRun, updated.spine != nil { try store.update(updated) }
+                    if !dryRun, updated.spine != nil { try await store.update(updated) }
                     unchanged += 1
                 }
                 if output.json { try out.json(outcome) } else if !output.quiet || outcome.work != nil { out.line(Self.describe(outcome, title: work.title)) }

@@ -4,7 +4,7 @@ import LibraryCore
 import ShelfScan
 
 /// `shelfscan library migrate --from PATH_OR_URL --to PATH_OR_URL`: a whole library onto another engine.
-struct LibraryMigrateCommand: ParsableCommand {
+struct LibraryMigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Copy a whole library into an empty one, SQLite or PostgreSQL, and show counts and checksums of both.",
@@ -18,10 +18,10 @@ struct LibraryMigrateCommand: ParsableCommand {
     var to: String
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput(options: output)
-        try out.reportingErrors {
-            let report = try LibraryMigration.copy(from: try LibraryOpener.open(from), to: try LibraryOpener.open(to))
+        try await out.reportingErrors {
+            let report = try await LibraryMigration.copy(from: try LibraryOpener.open(from), to: try LibraryOpener.open(to))
             if output.json {
                 return try out.json(["from": ["location": report.from.location, "checksum": report.from.checksum],
                                      "to": ["location": report.to.location, "checksum": report.to.checksum]])

@@ -19,9 +19,9 @@ enum LibraryOpener {
     ///   from the URL or argv, which show in `ps` and shell history.
     /// - Throws: `LibraryError.cannotOpen`, one line naming the library and the cause.
     static func open(_ location: String,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any LibraryStoring {
+                            environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> any LibraryStoring {
         guard isServer(location) else { return try LibraryStore(path: location) }
-        return try PostgresLibraryStore(url: location, password: password(environment: environment))
+        return try await PostgresLibraryStore(url: location, password: password(environment: environment))
     }
 
     /// Where a vision reader keeps its answers for the library at `location`: beside a library file, so a rescan

@@ -42,19 +42,19 @@ extension ReadingStatus: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
-struct ReviewList: ParsableCommand {
+struct ReviewList: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the Works waiting for review, in queue order.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Option(name: .long, help: "Show at most this many.") var limit: Int?
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput(options: output)
-        try out.reportingErrors {
-            let store = try library.openStore()
-            let list = try store.pendingSummaries(limit: limit)
-            if output.json { return try out.json(PendingList(pending: try store.pendingCount(), works: list)) }
-            if !output.quiet { out.line("\(try store.pendingCount()) pending") }
+        try await out.reportingErrors {
+            let store = try await library.openStore()
+            let list = try await store.pendingSummaries(limit: limit)
+            if output.json { return try out.json(PendingList(pending: try await store.pendingCount(), works: list)) }
+            if !output.quiet { out.line("\(try await store.pendingCount()) pending") }
             for s in list {
                 let place = s.row.map { " shelf \($0 + 1) spine \((s.position ?? 0) + 1)" } ?? ""
                 out.line(String(format: "%6lld  %4@  %@ — %@%@", s.id, percent(s.readingConfidence) as NSString,
@@ -66,23 +66,23 @@ struct ReviewList: ParsableCommand {
     struct PendingList: Encodable, Sendable { var pending: Int; var works: [WorkSummary] }
 }
 
-struct ReviewShow: ParsableCommand {
+struct ReviewShow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one Work with its reading, crop and likely duplicates.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The Work's ID (from `review list`).") var id: Int64
 
-    func run() throws {
-        try Self.show(id: id, library: library, output: output)
+    func run() async throws {
+        try await Self.show(id: id, library: library, output: output)
     }
 
     /// Shared by `review show` and `library show`: one Work in full, wherever it is in its life.
-    static func show(id: Int64, library: LibraryOptions, output: OutputOptions) throws {
+    static func show(id: Int64, library: LibraryOptions, output: OutputOptions) async throws {
         let out = CommandOutput(options: output)
-        try out.reportingErrors {
-            let store = try library.openStore()
-            guard let work = try store.work(id: id) else { throw LibraryError.notFound(id) }
-            let detail = WorkDetail(work, cropPath: store.cropURL(for: work)?.path, duplicates: try store.duplicates(of: work))
+        try await out.reportingErrors {
+            let store = try await library.openStore()
+            guard let work = try await store.work(id: id) else { throw LibraryError.notFound(id) }
+            let detail = WorkDetail(work, cropPath: await store.cropURL(for: work)?.path, duplicates: try await store.duplicates(of: work))
             if output.json { try out.json(detail) } else { detail.text.forEach(out.line) }
         }
     }
@@ -90,15 +90,15 @@ struct ReviewShow: ParsableCommand {
 
 /// Runs one decision per ID; reports each, and fails (after trying all) if any failed.
 private func decideEach(_ ids: [Int64], library: LibraryOptions, output: OutputOptions, defaults: ReviewDefaults = ReviewDefaults(),
-                        _ action: (Int64) -> ReviewAction) throws {
+                        _ action: (Int64) -> ReviewAction) async throws {
     let out = CommandOutput(options: output)
-    try out.reportingErrors {
-        let store = try library.openStore()
+    try await out.reportingErrors {
+        let store = try await library.openStore()
         var receipts: [DecisionJSON] = []
         var failures = 0
         for id in ids {
             do {
-                let r = try store.review(ReviewDecision(workID: id, action: action(id), session: "cli"), defaults: defaults)
+                let r = try await store.review(ReviewDecision(workID: id, action: action(id), session: "cli"), defaults: defaults)
                 receipts.append(DecisionJSON(journalId: r.journalID, workId: r.workID, resultingWorkId: r.resultingWorkID, summary: r.summary))
                 if !output.json && !output.quiet { out.line("#\(id): \(r.summary)") }
             } catch {
@@ -118,35 +118,35 @@ struct DecisionJSON: Encodable, Sendable {
     var summary: String
 }
 
-struct ReviewVerify: ParsableCommand {
+struct ReviewVerify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "verify", abstract: "Accept readings as they are; the books join the library.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var verify: VerifyOptions
     @Argument(help: "Work IDs.") var ids: [Int64]
     func validate() throws { if ids.isEmpty { throw ValidationError("Please give at least one Work ID (see `shelfscan review list`).") } }
-    func run() throws { try decideEach(ids, library: library, output: output, defaults: verify.defaults) { _ in .verify } }
+    func run() async throws { try await decideEach(ids, library: library, output: output, defaults: verify.defaults) { _ in .verify } }
 }
 
-struct ReviewReject: ParsableCommand {
+struct ReviewReject: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reject", abstract: "Remove Works from the queue (not books, or not wanted).")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "Work IDs.") var ids: [Int64]
     func validate() throws { if ids.isEmpty { throw ValidationError("Please give at least one Work ID (see `shelfscan review list`).") } }
-    func run() throws { try decideEach(ids, library: library, output: output) { _ in .reject } }
+    func run() async throws { try await decideEach(ids, library: library, output: output) { _ in .reject } }
 }
 
-struct ReviewMerge: ParsableCommand {
+struct ReviewMerge: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "merge", abstract: "Merge a Work into one already in the library.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The Work to merge away.") var id: Int64
     @Option(name: .long, help: ArgumentHelp("The Work to keep.", valueName: "work-id")) var into: Int64
-    func run() throws { try decideEach([id], library: library, output: output) { _ in .merge(into: into) } }
+    func run() async throws { try await decideEach([id], library: library, output: output) { _ in .merge(into: into) } }
 }
 
-struct ReviewEdit: ParsableCommand {
+struct ReviewEdit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "edit", abstract: "Correct a reading; the book joins the library as edited.")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
@@ -165,25 +165,25 @@ struct ReviewEdit: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let edit = WorkEdit(title: title, authors: author.isEmpty ? nil : author, isbn: isbn, firstPublicationYear: year,
                             readingStatus: verify.wishlist ? .wishlist : verify.status,
                             format: format.flatMap { f in EditionFormat.allCases.first { $0.rawValue.lowercased() == f.lowercased() } })
-        try decideEach([id], library: library, output: output, defaults: verify.defaults) { _ in .edit(edit) }
+        try await decideEach([id], library: library, output: output, defaults: verify.defaults) { _ in .edit(edit) }
     }
 }
 
-struct ReviewUndo: ParsableCommand {
+struct ReviewUndo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "undo", abstract: "Undo the last review decision (repeat to go further back).")
     @OptionGroup var library: LibraryOptions
     @OptionGroup var output: OutputOptions
     @Option(name: .long, help: "Only undo decisions made by this session name (\"cli\" for these commands, \"review\" for the interactive one).")
     var session: String?
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput(options: output)
-        try out.reportingErrors {
-            let r = try library.openStore().undoLast(session: session)
+        try await out.reportingErrors {
+            let r = try await library.openStore().undoLast(session: session)
             if output.json { try out.json(UndoJSON(journalId: r.journalID, summary: r.summary, restoredWorkIds: r.restoredWorkIDs)) }
             else if !output.quiet { out.line(r.summary) }
         }

@@ -31,7 +31,7 @@ struct ReviewRunner {
     private(set) var quit = false
 
     init(store: any LibraryStoring, session: ReviewSession, defaults: ReviewDefaults = ReviewDefaults(),
-         catalogLookup: (@Sendable (Work) -> [CatalogCandidate])? = nil, reviewer: String = processReviewer) throws {
+         catalogLookup: (@Sendable (Work) -> [CatalogCandidate])? = nil, reviewer: String = processReviewer) async throws {
         self.store = store
         self.reviewer = reviewer
         var session = session
@@ -40,19 +40,19 @@ struct ReviewRunner {
         self.catalogLookup = catalogLookup
         self.defaults = defaults
         searchProviders = [LibrarySearch(store: store)]
-        index = try store.duplicateIndex()
+        index = try await store.duplicateIndex()
     }
 
-    mutating func start() {
+    mutating func start() async {
         let effects = session.start()
-        perform(effects)
+        await perform(effects)
     }
 
-    mutating func send(_ key: Key) {
-        perform(session.handle(.key(key)))
+    mutating func send(_ key: Key) async {
+        await perform(session.handle(.key(key)))
     }
 
-    private mutating func perform(_ effects: [ReviewEffect]) {
+    private mutating func perform(_ effects: [ReviewEffect]) async {
         var queue = effects
         while !queue.isEmpty {
             let effect = queue.removeFirst()
@@ -60,39 +60,39 @@ struct ReviewRunner {
             do {
                 switch effect {
                 case .loadResume:
-                    event = loaded(try claim(from: store.resumeItem(session: session.sessionName)?.work.id))
+                    event = loaded(try await claim(from: try await store.resumeItem(session: session.sessionName)?.work.id))
                 case let .loadNext(after):
-                    event = loaded(try store.claimNextPending(reviewer: reviewer, lease: reviewLease, after: after))
+                    event = loaded(try await store.claimNextPending(reviewer: reviewer, lease: reviewLease, after: after))
                 case let .loadItem(id):
-                    event = loaded(try claim(from: id))
+                    event = loaded(try await claim(from: id))
                 case let .decide(decision):
-                    let receipt = try store.review(decision, defaults: defaults)
-                    if let kept = receipt.resultingWorkID, let work = try store.work(id: kept) { index.add(work) }
+                    let receipt = try await store.review(decision, defaults: defaults)
+                    if let kept = receipt.resultingWorkID, let work = try await store.work(id: kept) { index.add(work) }
                     if case .merge = decision.action { index.remove(decision.workID) }
                     event = .decided(receipt)
                 case .undo:
-                    let receipt = try store.undoLast(session: session.sessionName)
-                    index = try store.duplicateIndex()
+                    let receipt = try await store.undoLast(session: session.sessionName)
+                    index = try await store.duplicateIndex()
                     event = .undone(receipt)
                 case let .saveCursor(id):
-                    try store.saveCursor(id, session: session.sessionName)
+                    try await store.saveCursor(id, session: session.sessionName)
                     event = nil
                 case let .openEditor(form):
                     event = .editorClosed(editor?(form))
                 case let .loadGroup(hash):
-                    event = .groupLoaded(try store.pendingWorks(photoContentHash: hash))
+                    event = .groupLoaded(try await store.pendingWorks(photoContentHash: hash))
                 case let .decideBatch(decisions, summary):
-                    let receipt = try store.review(batch: decisions, summary: summary, defaults: defaults)
-                    for d in decisions { if let w = try store.work(id: d.workID), w.reviewStatus != .needsReview { index.add(w) } }
+                    let receipt = try await store.review(batch: decisions, summary: summary, defaults: defaults)
+                    for d in decisions { if let w = try await store.work(id: d.workID), w.reviewStatus != .needsReview { index.add(w) } }
                     event = .batchDecided(receipt, count: decisions.count)
                 case let .split(id, revision, fraction):
-                    event = try split(id, revision: revision, at: fraction)
+                    event = try await split(id, revision: revision, at: fraction)
                 case let .join(id, revision):
-                    event = try join(id, revision: revision)
+                    event = try await join(id, revision: revision)
                 case let .search(text, remote):
                     var hits: [SearchHit] = [], unavailable: [String] = []
                     for provider in searchProviders where remote || !provider.isRemote {
-                        do { hits += try provider.search(text, limit: 9) } catch { unavailable.append("\(error)") }
+                        do { hits += try await provider.search(text, limit: 9) } catch { unavailable.append("\(error)") }
                     }
                     event = .searched(Array(hits.prefix(9)), remote: remote, unavailable: unavailable)
                 case let .open(path):
@@ -112,21 +112,21 @@ struct ReviewRunner {
 
     /// The first pending Work from `id` on (round past the queue's end) that nobody else holds, now held by this
     /// reviewer: on a shared library two people are never shown the same Work. On SQLite, the plain queue.
-    private func claim(from id: Work.ID?) throws -> ReviewItem? {
-        try store.claimNextPending(reviewer: reviewer, lease: reviewLease, after: id.map { $0 - 1 })
+    private func claim(from id: Work.ID?) async throws -> ReviewItem? {
+        try await store.claimNextPending(reviewer: reviewer, lease: reviewLease, after: id.map { $0 - 1 })
     }
 
-    private func split(_ id: Work.ID, revision: Int, at fraction: Double) throws -> ReviewEvent {
+    private func split(_ id: Work.ID, revision: Int, at fraction: Double) async throws -> ReviewEvent {
         do {
-            return .reshaped(try SpineReshape.split(id, revision: revision, at: fraction, in: store, session: session.sessionName))
+            return .reshaped(try await SpineReshape.split(id, revision: revision, at: fraction, in: store, session: session.sessionName))
         } catch let failure as SpineReshape.Failure {
             return .failedSoftly(failure.description)
         }
     }
 
-    private func join(_ id: Work.ID, revision: Int) throws -> ReviewEvent {
+    private func join(_ id: Work.ID, revision: Int) async throws -> ReviewEvent {
         do {
-            return .reshaped(try SpineReshape.join(id, revision: revision, in: store, session: session.sessionName))
+            return .reshaped(try await SpineReshape.join(id, revision: revision, in: store, session: session.sessionName))
         } catch let failure as SpineReshape.Failure {
             return .failedSoftly(failure.description)
         }

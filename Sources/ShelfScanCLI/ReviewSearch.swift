@@ -26,7 +26,7 @@ protocol SearchProvider: Sendable {
     /// reviewer and a burden on a free service.
     var isRemote: Bool { get }
     /// - Throws: when the source cannot answer; the error's description is shown to the reviewer.
-    func search(_ query: String, limit: Int) throws -> [SearchHit]
+    func search(_ query: String, limit: Int) async throws -> [SearchHit]
 }
 
 extension SearchProvider {
@@ -40,11 +40,11 @@ struct LibrarySearch: SearchProvider {
     let store: any LibraryStoring
     var name: String { "library" }
 
-    func search(_ query: String, limit: Int) throws -> [SearchHit] {
+    func search(_ query: String, limit: Int) async throws -> [SearchHit] {
         let words = TextNormalization.tokens(query)
         guard !words.isEmpty else { return [] }
         var hits: [SearchHit] = []
-        for s in try store.librarySummaries() {
+        for s in try await store.librarySummaries() {
             guard let score = BookFinder.score(words, title: s.title, authors: s.authors) else { continue }
             hits.append(SearchHit(source: name, title: s.title, authors: s.authors, isbn: nil, workID: s.id, score: score))
         }

@@ -8,7 +8,7 @@ import ShelfImage
 
 /// The interactive review: one pending Work at a time, single keys, resumable, every decision saved as it
 /// is made (so Ctrl-C, a closed terminal or a crash loses nothing).
-struct ReviewSessionCommand: ParsableCommand {
+struct ReviewSessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "start",
         abstract: "Review interactively, one spine at a time (the default).")
@@ -41,16 +41,16 @@ struct ReviewSessionCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let out = CommandOutput()
-        try out.reportingErrors {
-            let store = try library.openStore()
+        try await out.reportingErrors {
+            let store = try await library.openStore()
             let terminal = Terminal()
             let env = ProcessInfo.processInfo.environment
             let color = terminal.isInteractive && (env["NO_COLOR"] ?? "").isEmpty
             let catalogIndex = try catalog.map(Self.catalogIndex)
-            var runner = try ReviewRunner(store: store, session: ReviewSession(sessionName: session), defaults: verify.defaults,
-                                          catalogLookup: catalogIndex.map(Self.catalogLookup))
+            var runner = try await ReviewRunner(store: store, session: ReviewSession(sessionName: session), defaults: verify.defaults,
+                                                catalogLookup: catalogIndex.map(Self.catalogLookup))
             if let catalogIndex { runner.searchProviders.append(CatalogSearch(index: catalogIndex)) }
             // The circuit's notice would scribble over the screen; a paused provider is said in the search instead.
             if let enrich, let enricher = try EnrichOptions.enricher(providers: enrich, cacheDays: 30, notify: { _ in }) {
@@ -66,7 +66,7 @@ struct ReviewSessionCommand: ParsableCommand {
             let pictures = ReviewPictures(mode: mode, cellPixels: terminal.cellPixels)
             let started = Date()
             var frames = FrameWriter()
-            runner.start()
+            await runner.start()
             while !runner.quit {
                 let (columns, rows) = terminal.size
                 var cut: Double?
@@ -83,11 +83,11 @@ struct ReviewSessionCommand: ParsableCommand {
                     while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
                     terminal.write(lines.joined(separator: "\n") + "\n\n")
                 }
-                guard let key = terminal.readKey() else { runner.send(.interrupt); break }
-                runner.send(key)
+                guard let key = terminal.readKey() else { await runner.send(.interrupt); break }
+                await runner.send(key)
             }
             terminal.restore()
-            let pending = (try? store.pendingCount()) ?? 0
+            let pending = (try? await store.pendingCount()) ?? 0
             print(Self.summary(decided: runner.session.decided, seconds: Date().timeIntervalSince(started), left: pending))
         }
     }

@@ -125,7 +125,7 @@ struct ScanCommand: AsyncParsableCommand {
 
         let json = output.json
         do {
-            var scanner = try makeScanner(configuration)
+            var scanner = try await makeScanner(configuration)
             scanner.enricher = try enrichment.makeEnricher(notify: EnrichOptions.stderrNotice)
             if scanner.textCue == nil && !output.quiet {
                 // Detection still runs, but finds more boxes on walls and cabinet sides without it: say so once.
@@ -158,18 +158,18 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     /// Opens what the scan needs; each failure here is one clear line before any photo is read.
-    private func makeScanner(_ configuration: ScanConfiguration) throws -> PhotoScanner {
-        try Self.openScanner(configuration, reader: Self.readerChoice(reader, language: language, endpoint: endpoint, model: model, concurrency: concurrency),
-                             catalog: catalog, library: dryRun ? nil : library.resolvedPath())
+    private func makeScanner(_ configuration: ScanConfiguration) async throws -> PhotoScanner {
+        try await Self.openScanner(configuration, reader: Self.readerChoice(reader, language: language, endpoint: endpoint, model: model, concurrency: concurrency),
+                                   catalog: catalog, library: dryRun ? nil : library.resolvedPath())
     }
 
     /// The pipeline first, the library last: a setup error (a missing language pack, no model cache) leaves no
     /// empty library behind. `serve` opens its scanner through this too.
     static func openScanner(_ configuration: ScanConfiguration, reader: ReaderChoice, catalog: String?,
-                            library location: String?) throws -> PhotoScanner {
+                            library location: String?) async throws -> PhotoScanner {
         var scanner = try PhotoScanner.open(configuration: configuration, reader: reader, catalogPath: catalog,
                                             readingCacheDirectory: location.flatMap(LibraryOpener.readingCache))
-        scanner.library = try location.map { try LibraryOpener.open($0) }
+        if let location { scanner.library = try await LibraryOpener.open(location) }
         return scanner
     }
 }

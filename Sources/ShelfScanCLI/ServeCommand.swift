@@ -89,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         var scanner: PhotoScanner
         do {
-            scanner = try ScanCommand.openScanner(
+            scanner = try await ScanCommand.openScanner(
                 scanConfiguration,
                 reader: ScanCommand.readerChoice(reader, language: language, endpoint: endpoint, model: model, concurrency: concurrency),
                 catalog: catalog,

@@ -178,9 +178,9 @@ actor JobManager {
         return job.photos[index].result == nil
     }
 
-    private func record(_ id: UUID, _ index: Int, _ outcome: PhotoOutcome) {
+    private func record(_ id: UUID, _ index: Int, _ outcome: PhotoOutcome) async {
         guard var job = directory[id], job.status == .processing else { return }
-        job.photos[index].result = PhotoResult(outcome, photoIndex: index, library: library)
+        job.photos[index].result = await PhotoResult(outcome, photoIndex: index, library: library)
         update(job)
     }
 
@@ -225,14 +225,14 @@ actor JobManager {
     nonisolated let resultsReader: JobResultsReader
 
     /// The job's results with each book's review status read from the library now.
-    nonisolated func results(_ id: UUID) -> JobResultsDTO? {
+    nonisolated func results(_ id: UUID) async -> JobResultsDTO? {
         guard let job = job(id) else { return nil }
-        return resultsReader.results(for: job)
+        return await resultsReader.results(for: job)
     }
 
     /// The job's results as JSON, from the cache while nothing changed.
-    nonisolated func encodedResults(_ id: UUID) throws -> Data? {
+    nonisolated func encodedResults(_ id: UUID) async throws -> Data? {
         guard let job = job(id) else { return nil }
-        return try resultsReader.encoded(job)
+        return try await resultsReader.encoded(job)
     }
 }

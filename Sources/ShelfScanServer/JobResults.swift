@@ -14,15 +14,15 @@ struct JobResultsReader: Sendable {
 
     /// The job's results with each book's review status read from the library now, so a client sees a
     /// reviewer's decisions (and a rejected spine) without a second API.
-    func results(for job: ScanJob) -> JobResultsDTO {
-        results(for: job, statuses: liveStatuses(job))
+    func results(for job: ScanJob) async -> JobResultsDTO {
+        results(for: job, statuses: await liveStatuses(job))
     }
 
     /// The review status of each filed book's Work now (nil when the library could not be read).
-    func liveStatuses(_ job: ScanJob) -> [Int64: ReviewStatus]? {
+    func liveStatuses(_ job: ScanJob) async -> [Int64: ReviewStatus]? {
         let ids = job.photos.flatMap { $0.result?.books.compactMap(\.workId) ?? [] }
         guard !ids.isEmpty else { return [:] }
-        return try? library.reviewStatuses(ids: ids)
+        return try? await library.reviewStatuses(ids: ids)
     }
 
     func results(for job: ScanJob, statuses: [Int64: ReviewStatus]?) -> JobResultsDTO {
@@ -38,10 +38,10 @@ struct JobResultsReader: Sendable {
 
     /// Encoded results of finished jobs, reused while nothing changed: a results object is tens of kilobytes
     /// of JSON, and encoding it again for every poll was most of the cost of the route (bench-serve).
-    func encoded(_ job: ScanJob) throws -> Data {
+    func encoded(_ job: ScanJob) async throws -> Data {
         let id = job.id
         if job.status.isTerminal, let fresh = cache.fresh(id) { return fresh }
-        let statuses = liveStatuses(job)
+        let statuses = await liveStatuses(job)
         if job.status.isTerminal, let statuses, let cached = cache.get(id, statuses) { return cached }
         let data = try JSONResponse.encoder.encode(results(for: job, statuses: statuses))
         if job.status.isTerminal, let statuses { cache.put(id, statuses, data) }

@@ -8,11 +8,11 @@ import ShelfScan
 extension PhotoResult {
     /// What the pipeline said about one photo, as BooksTrack's clients read it. A photo the library already
     /// had (this job resumed after a restart, or the same photo sent again) answers with the Works filed then.
-    init(_ outcome: PhotoOutcome, photoIndex: Int, library: any LibraryStoring) {
+    init(_ outcome: PhotoOutcome, photoIndex: Int, library: any LibraryStoring) async {
         switch outcome {
         case .scanned(let scan):
             if scan.filedWorkIDs.isEmpty && !scan.spines.isEmpty {
-                self = Self.filed(contentHash: scan.contentHash, photoIndex: photoIndex, library: library)
+                self = await Self.filed(contentHash: scan.contentHash, photoIndex: photoIndex, library: library)
                 return
             }
             let response = scan.response
@@ -23,7 +23,7 @@ extension PhotoResult {
             }
             self.init(outcome: .scanned, reason: nil, width: scan.width, height: scan.height, books: books)
         case .skipped(_, let hash):
-            self = Self.filed(contentHash: hash, photoIndex: photoIndex, library: library)
+            self = await Self.filed(contentHash: hash, photoIndex: photoIndex, library: library)
         case .failed(_, let reason):
             self.init(outcome: .failed, reason: Self.publicReason(reason), width: nil, height: nil, books: [])
         case .leftOut:
@@ -32,9 +32,9 @@ extension PhotoResult {
         }
     }
 
-    static func filed(contentHash: String, photoIndex: Int, library: any LibraryStoring) -> PhotoResult {
+    static func filed(contentHash: String, photoIndex: Int, library: any LibraryStoring) async -> PhotoResult {
         do {
-            let works = try library.works(photoContentHash: contentHash)
+            let works = try await library.works(photoContentHash: contentHash)
             return PhotoResult(outcome: .alreadyFiled, reason: nil, width: nil, height: nil,
                                books: works.map { ScanBook(filed: $0, photoIndex: photoIndex) })
         } catch {

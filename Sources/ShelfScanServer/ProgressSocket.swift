@@ -124,7 +124,7 @@ struct ProgressSocket: Sendable {
     }
 
     private func sendFinal(_ job: ScanJob, _ send: @Sendable (String, any Encodable & Sendable) async throws -> Void) async throws {
-        if job.status == .completed, let results = jobs.results(job.id) {
+        if job.status == .completed, let results = await jobs.results(job.id) {
             try await send("job_complete", Complete(totalDetected: results.totalDetected, approved: results.approved,
                                                     needsReview: results.needsReview, resultsUrl: RoutePath.resultsV1(results.jobId),
                                                     photosProcessed: job.processedCount))

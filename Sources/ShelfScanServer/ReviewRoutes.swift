@@ -24,8 +24,8 @@ struct ReviewRoutes: Sendable {
     func pending(_ request: Request, context: ServerContext) async throws -> Response {
         let limit = try Self.intQuery(request, "limit", default: 50, range: 1...500)
         let offset = try Self.intQuery(request, "offset", default: 0, range: 0...Int.max)
-        let works = try library.pendingSummaries(limit: limit, offset: offset).map(PendingWork.init)
-        return try JSONResponse.envelope(PendingPage(pending: try library.pendingCount(), limit: limit, offset: offset, works: works),
+        let works = try await library.pendingSummaries(limit: limit, offset: offset).map(PendingWork.init)
+        return try JSONResponse.envelope(PendingPage(pending: try await library.pendingCount(), limit: limit, offset: offset, works: works),
                                          context: context, clock: clock)
     }
 
@@ -35,9 +35,11 @@ struct ReviewRoutes: Sendable {
     func next(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(NextBody.self, request, context)
         do {
-            let item = try library.claimNextPending(reviewer: Self.session(request), lease: reviewLease, after: body.after)
-            return try JSONResponse.envelope(NextDTO(pending: try item.map(\.pendingCount) ?? library.pendingCount(),
-                                                     position: item?.queuePosition, work: item.map { detail($0.work) }),
+            let item = try await library.claimNextPending(reviewer: Self.session(request), lease: reviewLease, after: body.after)
+            let pending: Int
+            if let item { pending = item.pendingCount } else { pending = try await library.pendingCount() }
+            let work: WorkDetail? = if let item { await detail(item.work) } else { nil }
+            return try JSONResponse.envelope(NextDTO(pending: pending, position: item?.queuePosition, work: work),
                                              context: context, clock: clock)
         } catch let error as LibraryError {
             throw Self.problem(error)
@@ -45,16 +47,16 @@ struct ReviewRoutes: Sendable {
     }
 
     func work(_ request: Request, context: ServerContext) async throws -> Response {
-        try JSONResponse.envelope(detail(try load(context)), context: context, clock: clock)
+        try JSONResponse.envelope(await detail(try await load(context)), context: context, clock: clock)
     }
 
-    private func detail(_ work: Work) -> WorkDetail {
-        WorkDetail(work, hasCrop: library.cropURL(for: work) != nil, duplicates: (try? library.duplicates(of: work)) ?? [])
+    private func detail(_ work: Work) async -> WorkDetail {
+        WorkDetail(work, hasCrop: await library.cropURL(for: work) != nil, duplicates: (try? await library.duplicates(of: work)) ?? [])
     }
 
     func crop(_ request: Request, context: ServerContext) async throws -> Response {
-        let work = try load(context)
-        guard let url = library.cropURL(for: work), let data = FileManager.default.contents(atPath: url.path) else {
+        let work = try await load(context)
+        guard let url = await library.cropURL(for: work), let data = FileManager.default.contents(atPath: url.path) else {
             throw Problem(.notFound, code: "NO_CROP", detail: "Work \(work.id ?? 0) has no spine crop (it was not filed from a photo).")
         }
         return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=3600"],
@@ -63,7 +65,7 @@ struct ReviewRoutes: Sendable {
 
     func verify(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(VerifyBody.self, request, context)
-        return try decide(request, context, .verify, revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+        return try await decide(request, context, .verify, revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
     }
 
     func edit(_ request: Request, context: ServerContext) async throws -> Response {
@@ -79,12 +81,12 @@ struct ReviewRoutes: Sendable {
         let status = try Self.readingStatus(body.readingStatus)
         let edit = WorkEdit(title: body.title, authors: body.authors, isbn: body.isbn, firstPublicationYear: body.firstPublicationYear,
                             readingStatus: body.wishlist == true ? .wishlist : status, format: format)
-        return try decide(request, context, .edit(edit), revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+        return try await decide(request, context, .edit(edit), revision: body.revision, defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
     }
 
     func reject(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(RevisionBody.self, request, context)
-        return try decide(request, context, .reject, revision: body.revision, defaults: ReviewDefaults())
+        return try await decide(request, context, .reject, revision: body.revision, defaults: ReviewDefaults())
     }
 
     func merge(_ request: Request, context: ServerContext) async throws -> Response {
@@ -92,7 +94,7 @@ struct ReviewRoutes: Sendable {
         guard let into = body.into else {
             throw Problem(.unprocessableContent, code: "INVALID", detail: "Name the Work to keep: {\"into\": <work id>}.")
         }
-        return try decide(request, context, .merge(into: into), revision: body.revision, defaults: ReviewDefaults())
+        return try await decide(request, context, .merge(into: into), revision: body.revision, defaults: ReviewDefaults())
     }
 
     /// Cuts the box in two at `at` (0.1-0.9 of its width from the left; of its height from the top for a lying
@@ -105,20 +107,20 @@ struct ReviewRoutes: Sendable {
                           detail: "at is where to cut: 0.1 to 0.9 of the box's width from its left (of its height from its top for a lying book).")
         }
         let id = try Self.workID(context)
-        return try reshape(context) { try SpineReshape.split(id, revision: body.revision, at: at, in: library, session: Self.session(request)) }
+        return try await reshape(context) { try await SpineReshape.split(id, revision: body.revision, at: at, in: library, session: Self.session(request)) }
     }
 
     /// Joins the box with the pending box to its right on the same shelf row, as `shelfscan review`'s `j` does.
     func join(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(RevisionBody.self, request, context)
         let id = try Self.workID(context)
-        return try reshape(context) { try SpineReshape.join(id, revision: body.revision, in: library, session: Self.session(request)) }
+        return try await reshape(context) { try await SpineReshape.join(id, revision: body.revision, in: library, session: Self.session(request)) }
     }
 
     /// A redrawn box's answer; a box that cannot be redrawn as asked is a 422 that says why.
-    private func reshape(_ context: ServerContext, _ run: () throws -> ReshapeReceipt) throws -> Response {
+    private func reshape(_ context: ServerContext, _ run: () async throws -> ReshapeReceipt) async throws -> Response {
         do {
-            let receipt = try run()
+            let receipt = try await run()
             return try JSONResponse.envelope(ReshapeDTO(journalId: receipt.journalID, replacedWorkIds: receipt.replaced,
                                                         createdWorkIds: receipt.created), context: context, clock: clock)
         } catch let failure as SpineReshape.Failure {
@@ -137,14 +139,14 @@ struct ReviewRoutes: Sendable {
             throw Problem(.unprocessableContent, code: "INVALID",
                           detail: "Name the photo and the bar: {\"photoContentHash\": \"…\", \"minConfidence\": 0.8} (0 to 1; \"row\" for one shelf row).")
         }
-        let decisions = BulkVerify.decisions(try library.pendingWorks(photoContentHash: hash, row: body.row), row: body.row,
+        let decisions = BulkVerify.decisions(try await library.pendingWorks(photoContentHash: hash, row: body.row), row: body.row,
                                              threshold: threshold, session: Self.session(request))
         guard !decisions.isEmpty else {
             return try JSONResponse.envelope(BulkDecisionDTO(journalId: nil, verifiedWorkIds: []), context: context, clock: clock)
         }
         do {
-            let receipt = try library.review(batch: decisions, summary: BulkVerify.summary(count: decisions.count, row: body.row, threshold: threshold),
-                                             defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
+            let receipt = try await library.review(batch: decisions, summary: BulkVerify.summary(count: decisions.count, row: body.row, threshold: threshold),
+                                                   defaults: Self.defaults(body.readingStatus, wishlist: body.wishlist))
             return try JSONResponse.envelope(BulkDecisionDTO(journalId: receipt.journalID, verifiedWorkIds: decisions.map(\.workID)),
                                              context: context, clock: clock)
         } catch let error as LibraryError {
@@ -157,7 +159,7 @@ struct ReviewRoutes: Sendable {
     func undo(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(UndoBody.self, request, context)
         do {
-            let receipt = try library.undoLast(session: body.allSessions == true ? nil : (body.session ?? Self.session(request)))
+            let receipt = try await library.undoLast(session: body.allSessions == true ? nil : (body.session ?? Self.session(request)))
             return try JSONResponse.envelope(UndoReceiptDTO(journalId: receipt.journalID, restoredWorkIds: receipt.restoredWorkIDs),
                                              context: context, clock: clock)
         } catch let error as LibraryError {
@@ -167,12 +169,12 @@ struct ReviewRoutes: Sendable {
 
     // MARK: Helpers
 
-    private func decide(_ request: Request, _ context: ServerContext, _ action: ReviewAction, revision: Int?, defaults: ReviewDefaults) throws -> Response {
+    private func decide(_ request: Request, _ context: ServerContext, _ action: ReviewAction, revision: Int?, defaults: ReviewDefaults) async throws -> Response {
         let id = try Self.workID(context)
         do {
-            let receipt = try library.review(ReviewDecision(workID: id, action: action, expectedRevision: revision, session: Self.session(request)),
-                                             defaults: defaults)
-            let after = try receipt.resultingWorkID.flatMap { try library.work(id: $0) }
+            let receipt = try await library.review(ReviewDecision(workID: id, action: action, expectedRevision: revision, session: Self.session(request)),
+                                                   defaults: defaults)
+            let after: Work? = if let resulting = receipt.resultingWorkID { try await library.work(id: resulting) } else { nil }
             return try JSONResponse.envelope(DecisionDTO(journalId: receipt.journalID, workId: receipt.workID, decision: action.name,
                                                          resultingWorkId: receipt.resultingWorkID, reviewStatus: after?.reviewStatus,
                                                          revision: after?.revision), context: context, clock: clock)
@@ -181,9 +183,9 @@ struct ReviewRoutes: Sendable {
         }
     }
 
-    private func load(_ context: ServerContext) throws -> Work {
+    private func load(_ context: ServerContext) async throws -> Work {
         let id = try Self.workID(context)
-        guard let work = try library.work(id: id) else { throw Self.problem(.notFound(id)) }
+        guard let work = try await library.work(id: id) else { throw Self.problem(.notFound(id)) }
         return work
     }
 

@@ -46,7 +46,7 @@ struct ScanRoutes: Sendable {
 
     func results(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try jobID(context)
-        guard let data = try jobs.encodedResults(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
+        guard let data = try await jobs.encodedResults(id) else { throw Problem.notFound(job: id.uuidString.lowercased()) }
         return try JSONResponse.envelope(encodedData: data, context: context, clock: jobs.clock)
     }
 
@@ -97,7 +97,7 @@ struct ScanRoutes: Sendable {
                         sent = job.processedCount
                     }
                     if job.status.isTerminal {
-                        if job.status == .completed, let results = jobs.results(job.id) {
+                        if job.status == .completed, let results = await jobs.results(job.id) {
                             try await writer.write(SSE.event("completed", id: job.totalCount + 1, data: SSE.Completed(job, results)))
                         } else {
                             try await writer.write(SSE.event("failed", id: job.totalCount + 1, data: JobStatusDTO(job)))

@@ -32,7 +32,7 @@ struct WebPages: Sendable {
             throw Problem.badRequest("INVALID_QUERY", "q is at most 200 characters: a few words of a title or an author.")
         }
         let limit = 50
-        let books = query.isEmpty ? [] : try library.find(query, limit: limit)
+        let books = await query.isEmpty ? [] : try library.find(query, limit: limit)
         return PageHTML.response(PageHTML.find(query: query, books: books, limit: limit))
     }
 
@@ -43,13 +43,13 @@ struct WebPages: Sendable {
 
     /// The Work's photo, shrunk, with its spine outlined.
     func photo(_ request: Request, context: ServerContext) async throws -> Response {
-        try Self.jpeg(try picture(context) { place in try SpineHighlight.image(place, maxSide: Self.pictureSide) })
+        try Self.jpeg(try await picture(context) { place in try SpineHighlight.image(place, maxSide: Self.pictureSide) })
     }
 
     /// The review page's context strip: the shelf row around the spine, outlined, its neighbours dimmed, drawn
     /// as the terminal review draws it (`ShelfStrip`), about twice as wide as tall to sit beside the crop.
     func shelf(_ request: Request, context: ServerContext) async throws -> Response {
-        try Self.jpeg(try picture(context) { place in
+        try Self.jpeg(try await picture(context) { place in
             let photo = try SpineHighlight.photo(place, maxSide: Self.pictureSide)
             let corners = place.corners
             let xs = corners.map { $0[0] }, ys = corners.map { $0[1] }
@@ -60,9 +60,9 @@ struct WebPages: Sendable {
     }
 
     /// A picture of the Work on its photo; a Work not filed from a photo, or whose photo has moved, is a 404.
-    private func picture(_ context: ServerContext, _ draw: (ShelfPlace) throws -> RGBImage) throws -> RGBImage {
+    private func picture(_ context: ServerContext, _ draw: (ShelfPlace) throws -> RGBImage) async throws -> RGBImage {
         let id = try ReviewRoutes.workID(context)
-        guard let work = try library.work(id: id) else { throw ReviewRoutes.problem(.notFound(id)) }
+        guard let work = try await library.work(id: id) else { throw ReviewRoutes.problem(.notFound(id)) }
         guard let place = ShelfPlace(work, photoNumber: 0) else {
             throw Problem(.notFound, code: "NO_PHOTO", detail: "Work \(id) was not filed from a photo.")
         }

@@ -53,10 +53,10 @@ import Testing
         }
     }
 
-    static func postgresLayout(_ store: PostgresLibraryStore) throws -> Layout {
-        try store.read {
+    static func postgresLayout(_ store: PostgresLibraryStore) async throws -> Layout {
+        try await store.read { tx in
             var layout: Layout = [:]
-            let rows = try store.rows("""
+            let rows = try tx.rows("""
                 SELECT table_name::text, column_name::text, data_type::text, is_nullable::text
                 FROM information_schema.columns WHERE table_schema = current_schema()
                 """)
@@ -76,17 +76,17 @@ import Testing
         }
     }
 
-    static func layout(_ engine: Engine) throws -> Layout {
-        let store = try engine.makeStore()
+    static func layout(_ engine: Engine) async throws -> Layout {
+        let store = try await engine.makeStore()
         switch engine {
         case .sqlite: return try sqliteLayout(try #require(store.path))
-        case .postgres: return try postgresLayout(try #require(store as? PostgresLibraryStore))
+        case .postgres: return try await postgresLayout(try #require(store as? PostgresLibraryStore))
         }
     }
 
     @Test(arguments: Engine.available)
-    func everyTableAndColumnIsTheDumpsWithTheSameKind(engine: Engine) throws {
-        let layout = try Self.layout(engine)
+    func everyTableAndColumnIsTheDumpsWithTheSameKind(engine: Engine) async throws {
+        let layout = try await Self.layout(engine)
         let dumped = Set(LibraryDump.tables.map { $0.name.lowercased() })
         #expect(Set(layout.keys).subtracting(Self.ownTables[engine]!) == dumped, "tables on \(engine) beside the dump's")
         for table in LibraryDump.tables {
@@ -99,8 +99,8 @@ import Testing
     /// Beyond the dump's kinds: a column one engine requires and the other leaves optional would let a row that
     /// one engine took fail to copy into the other.
     @Test(.enabled(if: Engine.available.contains(.postgres), "needs SHELFSCAN_TEST_POSTGRES_URL (scripts/test starts a server)"))
-    func bothEnginesRequireTheSameColumns() throws {
-        let sqlite = try Self.layout(.sqlite), postgres = try Self.layout(.postgres)
+    func bothEnginesRequireTheSameColumns() async throws {
+        let sqlite = try await Self.layout(.sqlite), postgres = try await Self.layout(.postgres)
         for table in LibraryDump.tables {
             let name = table.name.lowercased()
             for column in table.columns.map({ $0.name.lowercased() }) {

@@ -7,19 +7,19 @@ import LibraryTestSupport
 
 @Suite struct BookFinderTests {
     @Test(arguments: Engine.available)
-    func findsPendingAndVerifiedBooksWithWhereTheyStand(engine: Engine) throws {
+    func findsPendingAndVerifiedBooksWithWhereTheyStand(engine: Engine) async throws {
         // Given a verified Dune typed in, and two photos filed: Dune and The Dispossessed on the first, a second shelf on the other
-        let store = try engine.makeStore()
-        let (ids, saved) = try seed(store)
+        let store = try await engine.makeStore()
+        let (ids, saved) = try await seed(store)
         defer { removeTemporary(store.cropsDirectory) }
-        let second = try store.file(photo(String(repeating: "b", count: 64), [
+        let second = try await store.file(photo(String(repeating: "b", count: 64), [
             spine("Kindred", ["Octavia E. Butler"], row: 1, position: 6),
         ], path: "/photos/shelf-2.jpg"))
 
         // When a reader looks for Dune, then for "le gu", then for "butler"
-        let dune = try store.find("dune")
-        let leGuin = try store.find("le gu")
-        let butler = try store.find("BUTLER")
+        let dune = try await store.find("dune")
+        let leGuin = try await store.find("le gu")
+        let butler = try await store.find("BUTLER")
 
         // Then the verified and the pending Dune are both found; the typed-in one has no place
         #expect(Set(dune.map(\.work.id)) == [saved.id, ids[0]])
@@ -39,15 +39,15 @@ import LibraryTestSupport
     }
 
     @Test(arguments: Engine.available)
-    func everyWordMustStartAWordAndUnreadSpinesAreNeverFound(engine: Engine) throws {
-        let store = try engine.makeStore()
-        _ = try seed(store)
+    func everyWordMustStartAWordAndUnreadSpinesAreNeverFound(engine: Engine) async throws {
+        let store = try await engine.makeStore()
+        _ = try await seed(store)
         defer { removeTemporary(store.cropsDirectory) }
-        #expect(try store.find("dune asimov").isEmpty, "every word must match")
-        #expect(try store.find("une").isEmpty, "a word matches from its start only")
-        #expect(try store.find("unread spine").isEmpty, "the placeholder title of an unread spine is not a title")
-        #expect(try store.find("  ,; ").isEmpty)
-        #expect(try store.find("dune", limit: 1).count == 1)
+        #expect(try await store.find("dune asimov").isEmpty, "every word must match")
+        #expect(try await store.find("une").isEmpty, "a word matches from its start only")
+        #expect(try await store.find("unread spine").isEmpty, "the placeholder title of an unread spine is not a title")
+        #expect(try await store.find("  ,; ").isEmpty)
+        #expect(try await store.find("dune", limit: 1).count == 1)
     }
 
     @Test func aBoxWithoutPolygonIsOutlinedByItsCorners() {

@@ -32,20 +32,20 @@ func temporaryDirectory() throws -> URL { try ScratchDirectory.make("library") }
 
 /// A store holding one verified "Dune" and one photo with three pending spines (Dune again, an unread one,
 /// and The Dispossessed).
-func seededStore() throws -> (LibraryStore, [Work.ID], Work) {
+func seededStore() async throws -> (LibraryStore, [Work.ID], Work) {
     let store = try LibraryStore.inMemory()
-    let (ids, saved) = try seed(store)
+    let (ids, saved) = try await seed(store)
     return (store, ids, saved)
 }
 
 /// Fills `store` as `seededStore()` does, on any engine; returns the three spines' IDs and the verified Dune.
-func seed(_ store: any LibraryStoring) throws -> ([Work.ID], Work) {
+func seed(_ store: any LibraryStoring) async throws -> ([Work.ID], Work) {
     var dune = Work(title: "Dune", authors: ["Frank Herbert"], firstPublicationYear: 1965, reviewStatus: .verified)
     dune.goodreadsWorkIDs = ["234225"]
     dune.editions = [Edition(isbn: "9780441172719", format: .hardcover)]
     dune.libraryEntry = UserLibraryEntry(readingStatus: .toRead)
-    let saved = try store.add(dune)
-    let ids = try store.file(photo(String(repeating: "a", count: 64), [
+    let saved = try await store.add(dune)
+    let ids = try await store.file(photo(String(repeating: "a", count: 64), [
         spine("DUNE", ["Frank Herbert"], position: 0, isbn: "0441172717"),
         spine(nil, position: 1),
         spine("The Dispossessed", ["Ursula K. Le Guin"], position: 2),

@@ -6,11 +6,11 @@ import Testing
 
 @Suite struct FindCommandTests {
     @Test(.enabled(if: ShelfscanProcess.binary != nil, "needs the built shelfscan binary"))
-    func jsonNamesThePhotoAndHighlightOutlinesTheSpine() throws {
+    func jsonNamesThePhotoAndHighlightOutlinesTheSpine() async throws {
         // Given a library filed from a 1000x800 photo of four spines; Kindred is the third from the left
         let dir = try ReviewFixture.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (path, _, ids) = try ReviewFixture.make(at: dir, withPhoto: true)
+        let (path, _, ids) = try await ReviewFixture.make(at: dir, withPhoto: true)
         let out = dir.appendingPathComponent("where.png").path
 
         // When a reader asks where Kindred is, as JSON and with a highlight
@@ -42,10 +42,10 @@ import Testing
     }
 
     @Test(.enabled(if: ShelfscanProcess.binary != nil, "needs the built shelfscan binary"))
-    func textSaysWhereTheBookStandsAndBadInputIsOneLine() throws {
+    func textSaysWhereTheBookStandsAndBadInputIsOneLine() async throws {
         let dir = try ReviewFixture.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (path, _, _) = try ReviewFixture.make(at: dir, withPhoto: false)
+        let (path, _, _) = try await ReviewFixture.make(at: dir, withPhoto: false)
 
         // The text answer gives the place in words; a verified book typed in has none
         let text = try ShelfscanProcess.run(["find", "le", "guin", "--library", path])

@@ -8,13 +8,13 @@ import Testing
 /// `shelfscan library corrections` as a subprocess: the lines a person reads and the JSON a script reads.
 @Suite struct LibraryCorrectionsTests {
     @Test(.enabled(if: ShelfscanProcess.binary != nil))
-    func listsEachCorrectionAsTextAndAsPlainJSON() throws {
+    func listsEachCorrectionAsTextAndAsPlainJSON() async throws {
         // Given the fixture's spines, one title corrected and one verified as read
-        let (path, store, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+        let (path, store, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
         let day = Date(timeIntervalSince1970: 1_800_000_000)
-        try store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(title: "The Dispossessed: An Ambiguous Utopia"))),
-                         defaults: ReviewDefaults(), date: day)
-        try store.review(ReviewDecision(workID: ids[2], action: .verify), defaults: ReviewDefaults(), date: day + 60)
+        try await store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(title: "The Dispossessed: An Ambiguous Utopia"))),
+                               defaults: ReviewDefaults(), date: day)
+        try await store.review(ReviewDecision(workID: ids[2], action: .verify), defaults: ReviewDefaults(), date: day + 60)
 
         // When the corrections are listed as text
         let text = try ImageCommandTests.run(["library", "corrections", "--library", path])

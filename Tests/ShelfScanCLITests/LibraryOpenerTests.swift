@@ -13,13 +13,13 @@ import Testing
         #expect(LibraryOpener.readingCache(for: "postgresql://u@db.example.org/library") == nil)
     }
 
-    @Test func aPathOpensSQLiteAndAFailedServerOpenCreatesNothing() throws {
+    @Test func aPathOpensSQLiteAndAFailedServerOpenCreatesNothing() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shelfscan-opener-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try LibraryOpener.open(dir.appendingPathComponent("library.sqlite").path, environment: [:])
+        let store = try await LibraryOpener.open(dir.appendingPathComponent("library.sqlite").path, environment: [:])
         #expect(store is LibraryStore)
-        #expect(throws: LibraryError.self) {
-            try LibraryOpener.open("postgres://shelfscan@127.0.0.1:1/none", environment: ["PGPASSWORD": "x"])
+        await #expect(throws: LibraryError.self) {
+            try await LibraryOpener.open("postgres://shelfscan@127.0.0.1:1/none", environment: ["PGPASSWORD": "x"])
         }
     }
 }

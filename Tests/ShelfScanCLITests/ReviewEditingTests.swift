@@ -159,29 +159,29 @@ import Testing
 
 /// The author/title split offered when the reader put both in the title.
 @Suite struct AuthorTitleSplitOffer {
-    @Test func tabCyclesThroughTheSplitsAndBack() throws {
+    @Test func tabCyclesThroughTheSplitsAndBack() async throws {
         let dir = try ReviewFixture.tempDir()
         let store = try LibraryStore(path: dir.appendingPathComponent("l.sqlite").path)
-        let ids = try store.file(PhotoFiling(contentHash: "k", originalImagePath: "/p.jpg", imageWidth: 10, imageHeight: 10, spines: [
+        let ids = try await store.file(PhotoFiling(contentHash: "k", originalImagePath: "/p.jpg", imageWidth: 10, imageHeight: 10, spines: [
             SpineFiling(title: "Kurt Goetz Ergoetzliche Musik", boundingBox: BoundingBox(x: 0, y: 0, width: 0.1, height: 1), row: 0,
                         position: 0, detectionConfidence: 1, readingConfidence: 0.9),
         ]))
-        var r = try ReviewRunner(store: store, session: ReviewSession())
-        r.start()
-        r.send(.char("e"))
+        var r = try await ReviewRunner(store: store, session: ReviewSession())
+        await r.start()
+        await r.send(.char("e"))
         guard case let .editing(form) = r.session.mode else { Issue.record("not editing"); return }
         let offers = r.session.splitOffers(form)
         #expect(offers.first?.author == "Kurt Goetz" && offers.first?.title == "Ergoetzliche Musik")
-        r.send(.tab)
+        await r.send(.tab)
         guard case let .editing(split) = r.session.mode else { Issue.record("not editing"); return }
         #expect(split.buffer == "Ergoetzliche Musik" && split.values[.authors] == "Kurt Goetz")
         // Tab again: the next reading of the line, and after the last, the line as read
-        for _ in offers.indices { r.send(.tab) }
+        for _ in offers.indices { await r.send(.tab) }
         guard case let .editing(back) = r.session.mode else { Issue.record("not editing"); return }
         #expect(back.buffer == "Kurt Goetz Ergoetzliche Musik" && back.values[.authors] == nil)
-        r.send(.tab)
-        r.send(.enter); r.send(.enter); r.send(.enter); r.send(.enter)
-        let saved = try #require(try store.work(id: ids[0]))
+        await r.send(.tab)
+        await r.send(.enter); await r.send(.enter); await r.send(.enter); await r.send(.enter)
+        let saved = try #require(try await store.work(id: ids[0]))
         #expect(saved.title == "Ergoetzliche Musik" && saved.authors.map(\.name) == ["Kurt Goetz"] && saved.reviewStatus == .userEdited)
     }
 }

@@ -29,12 +29,12 @@ enum ReviewFixture {
         try Data(try image.jpegData(quality: 85)).write(to: url)
     }
 
-    static func make(at dir: URL, withPhoto: Bool = false) throws -> (path: String, store: LibraryStore, ids: [Work.ID]) {
+    static func make(at dir: URL, withPhoto: Bool = false) async throws -> (path: String, store: LibraryStore, ids: [Work.ID]) {
         let path = dir.appendingPathComponent("library.sqlite").path
         let store = try LibraryStore(path: path)
         var dune = Work(title: "Dune", authors: ["Frank Herbert"], reviewStatus: .verified)
         dune.libraryEntry = UserLibraryEntry(readingStatus: .read)
-        try store.add(dune)
+        try await store.add(dune)
         let spines = try titles.enumerated().map { i, t in
             SpineFiling(title: t.0, authors: t.1, boundingBox: BoundingBox(x: 0.1 * Double(i), y: 0.1, width: 0.08, height: 0.8),
                         polygon: [], row: 0, position: i, detectionConfidence: 0.9, readingConfidence: t.0 == nil ? nil : 0.8,
@@ -45,8 +45,8 @@ enum ReviewFixture {
             photoPath = dir.appendingPathComponent("shelf.jpg").path
             try photo(at: URL(fileURLWithPath: photoPath))
         }
-        let ids = try store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: photoPath,
-                                             imageWidth: 1000, imageHeight: 800, spines: spines))
+        let ids = try await store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: photoPath,
+                                                   imageWidth: 1000, imageHeight: 800, spines: spines))
         return (path, store, ids)
     }
 

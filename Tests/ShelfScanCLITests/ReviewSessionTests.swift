@@ -8,107 +8,107 @@ import Testing
 
 /// The session state machine and its runner, fed scripted keys against a real (file) library.
 @Suite struct ReviewSessionTests {
-    func runner() throws -> (ReviewRunner, LibraryStore, [Work.ID]) {
-        let (_, store, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
-        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "t"))
-        r.start()
+    func runner() async throws -> (ReviewRunner, LibraryStore, [Work.ID]) {
+        let (_, store, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
+        var r = try await ReviewRunner(store: store, session: ReviewSession(sessionName: "t"))
+        await r.start()
         return (r, store, ids)
     }
 
-    func type(_ text: String, into r: inout ReviewRunner) { for c in text { r.send(.char(c)) } }
+    func type(_ text: String, into r: inout ReviewRunner) async { for c in text { await r.send(.char(c)) } }
 
-    @Test func verifyEditRejectUndoQuitAndResume() throws {
-        var (r, store, ids) = try runner()
+    @Test func verifyEditRejectUndoQuitAndResume() async throws {
+        var (r, store, ids) = try await runner()
         #expect(r.session.work?.id == ids[0] && r.session.mode == .deciding && r.session.defaultAction == .verify)
         #expect(r.session.item?.queuePosition == 1 && r.session.item?.pendingCount == 4)
 
-        r.send(.enter)                                            // Enter = verify
-        #expect(try store.work(id: ids[0])?.reviewStatus == .verified)
+        await r.send(.enter)                                            // Enter = verify
+        #expect(try await store.work(id: ids[0])?.reviewStatus == .verified)
         #expect(r.session.work?.id == ids[1] && r.session.defaultAction == .edit && r.session.message?.hasPrefix("Verified") == true)
 
-        r.send(.char("v"))                                        // cannot verify an unread spine
+        await r.send(.char("v"))                                        // cannot verify an unread spine
         #expect(r.session.message?.contains("Press E to edit") == true && r.session.mode == .deciding)
 
-        r.send(.char("e"))
-        r.send(.enter)                                            // empty title: re-prompt with the rule
+        await r.send(.char("e"))
+        await r.send(.enter)                                            // empty title: re-prompt with the rule
         guard case let .editing(form) = r.session.mode else { Issue.record("not editing"); return }
         #expect(form.field == .title && form.error == "title: must not be empty")
-        type("Ancillary Justice", into: &r); r.send(.enter)
-        type("Ann Leckie", into: &r); r.send(.enter)
-        type("123", into: &r); r.send(.enter)                     // bad ISBN: re-prompt
+        await type("Ancillary Justice", into: &r); await r.send(.enter)
+        await type("Ann Leckie", into: &r); await r.send(.enter)
+        await type("123", into: &r); await r.send(.enter)                     // bad ISBN: re-prompt
         guard case let .editing(isbnForm) = r.session.mode else { Issue.record("not editing"); return }
         #expect(isbnForm.field == .isbn && isbnForm.error?.contains("10 or 13 digits") == true)
-        for _ in 0..<3 { r.send(.backspace) }
-        r.send(.enter)
-        type("2013", into: &r); r.send(.enter)
-        let edited = try #require(try store.work(id: ids[1]))
+        for _ in 0..<3 { await r.send(.backspace) }
+        await r.send(.enter)
+        await type("2013", into: &r); await r.send(.enter)
+        let edited = try #require(try await store.work(id: ids[1]))
         #expect(edited.reviewStatus == .userEdited && edited.title == "Ancillary Justice" && edited.authors.map(\.name) == ["Ann Leckie"])
         #expect(edited.firstPublicationYear == 2013 && r.session.work?.id == ids[2])
 
-        r.send(.char("r"))
-        #expect(try store.work(id: ids[2]) == nil && r.session.work?.id == ids[3])
-        r.send(.char("u"))
-        #expect(try store.work(id: ids[2])?.reviewStatus == .needsReview && r.session.work?.id == ids[2])
+        await r.send(.char("r"))
+        #expect(try await store.work(id: ids[2]) == nil && r.session.work?.id == ids[3])
+        await r.send(.char("u"))
+        #expect(try await store.work(id: ids[2])?.reviewStatus == .needsReview && r.session.work?.id == ids[2])
         #expect(r.session.message?.hasPrefix("Undid: rejected") == true && r.session.decided == 2)
 
-        r.send(.char("s"))                                        // skip Kindred, now on Noise
+        await r.send(.char("s"))                                        // skip Kindred, now on Noise
         #expect(r.session.work?.id == ids[3])
-        r.send(.char("q"))
+        await r.send(.char("q"))
         #expect(r.quit && r.session.mode == .finished)
 
-        var again = try ReviewRunner(store: store, session: ReviewSession(sessionName: "t"))
-        again.start()
+        var again = try await ReviewRunner(store: store, session: ReviewSession(sessionName: "t"))
+        await again.start()
         #expect(again.session.work?.id == ids[3], "resumes on the Work the last session stopped at")
         #expect(again.session.item?.queuePosition == 2 && again.session.item?.pendingCount == 2)
-        again.send(.interrupt)
+        await again.send(.interrupt)
         #expect(again.quit)
     }
 
-    @Test func mergeDefaultsToAStrongDuplicateAndAsksForTheNumberOtherwise() throws {
+    @Test func mergeDefaultsToAStrongDuplicateAndAsksForTheNumberOtherwise() async throws {
         let dir = try ReviewFixture.tempDir()
         let store = try LibraryStore(path: dir.appendingPathComponent("l.sqlite").path)
         for (t, a) in [("Dune", "Frank Herbert"), ("Dune Messiah", "Frank Herbert")] {
             var w = Work(title: t, authors: [a], reviewStatus: .verified)
             w.libraryEntry = UserLibraryEntry(readingStatus: .toRead)
-            try store.add(w)
+            try await store.add(w)
         }
-        let ids = try store.file(PhotoFiling(contentHash: "m", originalImagePath: "/p.jpg", imageWidth: 10, imageHeight: 10, spines: [
+        let ids = try await store.file(PhotoFiling(contentHash: "m", originalImagePath: "/p.jpg", imageWidth: 10, imageHeight: 10, spines: [
             SpineFiling(title: "DUNE", authors: ["Frank Herbert"], boundingBox: BoundingBox(x: 0, y: 0, width: 0.1, height: 1), row: 0,
                         position: 0, detectionConfidence: 1),
             SpineFiling(title: "Dune Messiahs", authors: ["F. Herbert"], boundingBox: BoundingBox(x: 0.1, y: 0, width: 0.1, height: 1), row: 0,
                         position: 1, detectionConfidence: 1),
         ]))
-        var r = try ReviewRunner(store: store, session: ReviewSession())
-        r.start()
+        var r = try await ReviewRunner(store: store, session: ReviewSession())
+        await r.start()
         #expect(r.session.defaultAction == .merge(1) && r.session.candidates.first?.title == "Dune")
-        r.send(.enter)
-        #expect(try store.work(id: ids[0]) == nil && r.session.work?.id == ids[1])
+        await r.send(.enter)
+        #expect(try await store.work(id: ids[0]) == nil && r.session.work?.id == ids[1])
         #expect(r.session.candidates.count >= 1)
-        r.send(.char("m"))
+        await r.send(.char("m"))
         if r.session.candidates.count > 1 {
             #expect(r.session.mode == .pickingMerge)
-            r.send(.char("9"))
+            await r.send(.char("9"))
             #expect(r.session.mode == .deciding && r.session.message?.contains("cancelled") == true)
-            r.send(.char("m"))
-            r.send(.char("1"))
+            await r.send(.char("m"))
+            await r.send(.char("1"))
         }
-        #expect(try store.pendingCount() == 0 && r.session.mode == .empty)
-        r.send(.char("u"))
-        #expect(try store.pendingCount() == 1 && r.session.work?.id == ids[1])
+        #expect(try await store.pendingCount() == 0 && r.session.mode == .empty)
+        await r.send(.char("u"))
+        #expect(try await store.pendingCount() == 1 && r.session.work?.id == ids[1])
     }
 
-    @Test func aConflictReloadsTheWorkInsteadOfOverwriting() throws {
-        var (r, store, ids) = try runner()
+    @Test func aConflictReloadsTheWorkInsteadOfOverwriting() async throws {
+        var (r, store, ids) = try await runner()
         // Another session edits the Work on screen
-        try store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(title: "The Dispossessed: An Ambiguous Utopia"))))
-        r.send(.char("v"))
+        try await store.review(ReviewDecision(workID: ids[0], action: .edit(WorkEdit(title: "The Dispossessed: An Ambiguous Utopia"))))
+        await r.send(.char("v"))
         #expect(r.session.message?.contains("was changed by another session") == true)
-        #expect(try store.work(id: ids[0])?.reviewStatus == .userEdited, "not overwritten by the stale verify")
+        #expect(try await store.work(id: ids[0])?.reviewStatus == .userEdited, "not overwritten by the stale verify")
         #expect(r.session.work?.id == ids[1], "the decided Work left the queue, so the session moves on")
     }
 
-    @Test func screenFitsEightyByTwentyFour() throws {
-        let (r, _, _) = try runner()
+    @Test func screenFitsEightyByTwentyFour() async throws {
+        let (r, _, _) = try await runner()
         let plain = ReviewPictures(mode: .ascii, cellPixels: (10, 20))
         plain.update(r.session.item, columns: 80, rows: 24, flipped: false)
         #expect(!plain.spine.lines.isEmpty && plain.spine.lines.allSatisfy { !$0.contains("\u{1B}") })
@@ -204,9 +204,9 @@ import Testing
 }
 
 @Suite struct ReviewCatalogue {
-    @Test func catalogueEntriesAreOfferedAndTakingOneIsAnEdit() throws {
+    @Test func catalogueEntriesAreOfferedAndTakingOneIsAnEdit() async throws {
         let dir = try ReviewFixture.tempDir()
-        let (_, store, ids) = try ReviewFixture.make(at: dir)
+        let (_, store, ids) = try await ReviewFixture.make(at: dir)
         let csv = dir.appendingPathComponent("catalog.csv")
         try Data("""
             title,author,isbn
@@ -215,23 +215,23 @@ import Testing
             Noise: A Flaw in Human Judgment,Daniel Kahneman,
             The Dispossessed,Ursula K. Le Guin,
             """.utf8).write(to: csv)
-        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "c"),
-                                 catalogLookup: try ReviewSessionCommand.catalogLookup(csvAt: csv.path))
-        r.start()
-        r.send(.char("s")); r.send(.char("s"))
+        var r = try await ReviewRunner(store: store, session: ReviewSession(sessionName: "c"),
+                                       catalogLookup: try ReviewSessionCommand.catalogLookup(csvAt: csv.path))
+        await r.start()
+        await r.send(.char("s")); await r.send(.char("s"))
         #expect(r.session.work?.id == ids[2])
         let first = try #require(r.session.catalog.first)
         #expect(first.title == "Kindred" && first.authors == ["Octavia E. Butler"] && first.score > 0.5)
-        r.send(.char("c"))
-        if r.session.mode == .pickingCatalog { r.send(.char("1")) }
-        let taken = try #require(try store.work(id: ids[2]))
+        await r.send(.char("c"))
+        if r.session.mode == .pickingCatalog { await r.send(.char("1")) }
+        let taken = try #require(try await store.work(id: ids[2]))
         #expect(taken.reviewStatus == .userEdited && taken.editions.first?.isbn == "9780807083697")
         let lines = ReviewScreen(columns: 80, rows: 24, style: Style(color: false)).lines(r.session)
         #expect(lines.contains { $0.contains("In your catalogue") } && lines.allSatisfy { visibleWidth($0) <= 80 })
 
-        var without = try ReviewRunner(store: store, session: ReviewSession(sessionName: "n"))
-        without.start()
-        without.send(.char("c"))
+        var without = try await ReviewRunner(store: store, session: ReviewSession(sessionName: "n"))
+        await without.start()
+        await without.send(.char("c"))
         #expect(without.session.message?.contains("--catalog") == true)
     }
 }
@@ -245,9 +245,9 @@ import Testing
         #expect(parsed[.isbn] == "" && parsed[.year] == "1969")
     }
 
-    @Test func editorResultIsValidatedAndABadFieldReopensInline() throws {
-        let (_, store, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
-        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "y"))
+    @Test func editorResultIsValidatedAndABadFieldReopensInline() async throws {
+        let (_, store, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
+        var r = try await ReviewRunner(store: store, session: ReviewSession(sessionName: "y"))
         var shown: [String] = []
         nonisolated(unsafe) var form = ""
         r.editor = { text in
@@ -255,35 +255,35 @@ import Testing
             return text.replacingOccurrences(of: "title: The Dispossessed", with: "title: The Dispossessed: An Ambiguous Utopia")
                 .replacingOccurrences(of: "isbn: ", with: "isbn: 12345")
         }
-        r.start()
-        r.send(.char("e"))
-        r.send(.openEditor)
+        await r.start()
+        await r.send(.char("e"))
+        await r.send(.openEditor)
         shown.append(form)
         #expect(shown[0].contains("authors:\n  - Ursula K. Le Guin"))
         guard case let .editing(reopened) = r.session.mode else { Issue.record("expected the inline form"); return }
         #expect(reopened.field == .isbn && reopened.error?.contains("10 or 13 digits") == true)
         #expect(reopened.values[.title] == "The Dispossessed: An Ambiguous Utopia")
-        for _ in 0..<5 { r.send(.backspace) }
-        r.send(.enter)
-        r.send(.enter)
-        let w = try #require(try store.work(id: ids[0]))
+        for _ in 0..<5 { await r.send(.backspace) }
+        await r.send(.enter)
+        await r.send(.enter)
+        let w = try #require(try await store.work(id: ids[0]))
         #expect(w.title == "The Dispossessed: An Ambiguous Utopia" && w.reviewStatus == .userEdited)
 
         r.editor = { _ in nil }
-        r.send(.char("e"))
-        r.send(.openEditor)
+        await r.send(.char("e"))
+        await r.send(.openEditor)
         #expect(r.session.message?.contains("$EDITOR") == true)
     }
 }
 
 @Suite struct ReviewFromAPipe {
-    @Test func wholeLinesDriveTheSessionWhenInputIsNotATerminal() throws {
-        let (_, store, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
-        var r = try ReviewRunner(store: store, session: ReviewSession(sessionName: "p"))
-        r.start()
-        for line in ["", "e", "", "Kindred", "Octavia E. Butler", "", "1979", "q"] { r.send(.line(line)) }
-        #expect(try store.work(id: ids[0])?.reviewStatus == .verified, "an empty line is Enter, the default (verify)")
-        let edited = try #require(try store.work(id: ids[1]))
+    @Test func wholeLinesDriveTheSessionWhenInputIsNotATerminal() async throws {
+        let (_, store, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
+        var r = try await ReviewRunner(store: store, session: ReviewSession(sessionName: "p"))
+        await r.start()
+        for line in ["", "e", "", "Kindred", "Octavia E. Butler", "", "1979", "q"] { await r.send(.line(line)) }
+        #expect(try await store.work(id: ids[0])?.reviewStatus == .verified, "an empty line is Enter, the default (verify)")
+        let edited = try #require(try await store.work(id: ids[1]))
         #expect(edited.title == "Kindred" && edited.firstPublicationYear == 1979 && r.quit)
     }
 }

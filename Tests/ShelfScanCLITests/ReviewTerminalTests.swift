@@ -76,9 +76,9 @@ import Testing
     }
 
     @Test(.enabled(if: python != nil && ShelfscanProcess.binary != nil, "needs python3 and the built shelfscan binary"))
-    func verifyEditRejectUndoQuitAndResumeThroughAPseudoTerminal() throws {
+    func verifyEditRejectUndoQuitAndResumeThroughAPseudoTerminal() async throws {
         let binary = try #require(ShelfscanProcess.binary)
-        let (path, _, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+        let (path, _, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
         let plain: [String: Any] = ["NO_COLOR": "1", "TERM": "xterm-256color", "SHELFSCAN_LIBRARY": NSNull()]
         // First session: verify, edit (an invalid then a valid value), reject, undo, skip, quit
         let first = try drive(binary, library: path, steps: [
@@ -106,12 +106,12 @@ import Testing
 
         // What the keys did is in the library
         let store = try LibraryStore(path: path)
-        #expect(try store.work(id: ids[0])?.reviewStatus == .verified)
-        let edited = try #require(try store.work(id: ids[1]))
+        #expect(try await store.work(id: ids[0])?.reviewStatus == .verified)
+        let edited = try #require(try await store.work(id: ids[1]))
         #expect(edited.reviewStatus == .userEdited && edited.title == "Ancillary Justice" && edited.firstPublicationYear == 2013)
         #expect(edited.authors.map(\.name) == ["Ann Leckie"] && edited.editions.first?.isbn == nil)
-        #expect(try store.pendingSummaries().map(\.id) == [ids[2], ids[3]])
-        #expect(try store.journal().map(\.kind) == ["reject", "edit", "verify"])
+        #expect(try await store.pendingSummaries().map(\.id) == [ids[2], ids[3]])
+        #expect(try await store.journal().map(\.kind) == ["reject", "edit", "verify"])
     }
 }
 
@@ -120,8 +120,8 @@ import Testing
     func run(_ args: [String]) throws -> ImageCommandTests.Run { try ImageCommandTests.run(args) }
 
     @Test(.enabled(if: ShelfscanProcess.binary != nil))
-    func listShowVerifyEditRejectMergeUndo() throws {
-        let (path, _, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+    func listShowVerifyEditRejectMergeUndo() async throws {
+        let (path, _, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
         let list = try run(["review", "list", "--json", "--library", path])
         #expect(list.status == 0)
         let top = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as! [String: Any]
@@ -155,9 +155,9 @@ import Testing
     }
 
     @Test(.enabled(if: ShelfscanProcess.binary != nil))
-    func libraryExportAndImportRoundTrip() throws {
+    func libraryExportAndImportRoundTrip() async throws {
         let dir = try ReviewFixture.tempDir()
-        let (path, _, _) = try ReviewFixture.make(at: dir)
+        let (path, _, _) = try await ReviewFixture.make(at: dir)
         let csvPath = dir.appendingPathComponent("out.csv").path, jsonPath = dir.appendingPathComponent("out.json").path
         #expect(try run(["library", "export", "--format", "csv", "--output", csvPath, "--library", path]).status == 0)
         #expect(try run(["library", "export", "--format", "json", "-o", jsonPath, "--library", path]).status == 0)

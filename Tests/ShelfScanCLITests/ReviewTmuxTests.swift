@@ -78,8 +78,8 @@ struct ReviewTmuxTests {
     }
 
     @Test(arguments: sizes)
-    func theSpineIsDrawnWiderThanTallAboveTheShelfStrip(columns: Int, rows: Int) throws {
-        let (path, _, _) = try ReviewFixture.make(at: try ReviewFixture.tempDir(), withPhoto: true)
+    func theSpineIsDrawnWiderThanTallAboveTheShelfStrip(columns: Int, rows: Int) async throws {
+        let (path, _, _) = try await ReviewFixture.make(at: try ReviewFixture.tempDir(), withPhoto: true)
         let t = try start(path, (columns, rows))
         defer { t.close() }
         try t.waitFor("1 of 4 pending", "The Dispossessed")
@@ -100,8 +100,8 @@ struct ReviewTmuxTests {
     }
 
     @Test(arguments: sizes)
-    func aTitleRetypedWithCtrlUAndAccentedText(columns: Int, rows: Int) throws {
-        let (path, _, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+    func aTitleRetypedWithCtrlUAndAccentedText(columns: Int, rows: Int) async throws {
+        let (path, _, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
         let t = try start(path, (columns, rows))
         defer { t.close() }
         try t.waitFor("The Dispossessed", "Enter=Verify")
@@ -121,13 +121,13 @@ struct ReviewTmuxTests {
         #expect(!screen.contains("DispossessedErg"))
         try t.keys("q")
         try t.waitFor("EXIT 0", "Decided 1 in ", "3 left.")
-        let work = try #require(try LibraryStore(path: path).work(id: ids[0]))
+        let work = try #require(try await LibraryStore(path: path).work(id: ids[0]))
         #expect(work.title == "Ergötzliche Musik" && work.authors.map(\.name) == ["Kurt Götz"] && work.reviewStatus == .userEdited)
     }
 
     @Test(arguments: sizes)
-    func searchFindsAKnownBookAndANumberTakesIt(columns: Int, rows: Int) throws {
-        let (path, _, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+    func searchFindsAKnownBookAndANumberTakesIt(columns: Int, rows: Int) async throws {
+        let (path, _, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
         let t = try start(path, (columns, rows))
         defer { t.close() }
         try t.waitFor("The Dispossessed")
@@ -141,12 +141,13 @@ struct ReviewTmuxTests {
         try t.keys("1")
         try t.waitFor("Merged “Unread spine” into “Dune”")
         let store = try LibraryStore(path: path)
-        #expect(try store.work(id: ids[1]) == nil && (try store.pendingCount()) == 3)
+        #expect(try await store.work(id: ids[1]) == nil)
+        #expect(try await store.pendingCount() == 3)
     }
 
     @Test(arguments: sizes)
-    func bulkVerifyOfThePhotoAndItsUndo(columns: Int, rows: Int) throws {
-        let (path, _, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir())
+    func bulkVerifyOfThePhotoAndItsUndo(columns: Int, rows: Int) async throws {
+        let (path, _, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir())
         let t = try start(path, (columns, rows))
         defer { t.close() }
         try t.waitFor("1 of 4 pending")
@@ -155,20 +156,21 @@ struct ReviewTmuxTests {
         try t.keys("p")
         try t.waitFor("Verified 3 of this photo read at 80% or better", "1 of 1 pending")
         let store = try LibraryStore(path: path)
-        #expect(try [ids[0], ids[2], ids[3]].allSatisfy { try store.work(id: $0)?.reviewStatus == .verified })
+        for id in [ids[0], ids[2], ids[3]] { #expect(try await store.work(id: id)?.reviewStatus == .verified) }
         try t.keys("u")
         try t.waitFor("Undid: verified 3 of this photo", "of 4 pending")
-        #expect(try store.pendingCount() == 4)
+        #expect(try await store.pendingCount() == 4)
         try t.keys("b")
         try t.waitFor("Bulk decisions")
         try t.keys("r")
         try t.waitFor("Rejected 1 unread boxes of this photo")
-        #expect(try store.work(id: ids[1]) == nil && store.pendingCount() == 3)
+        #expect(try await store.work(id: ids[1]) == nil)
+        #expect(try await store.pendingCount() == 3)
     }
 
     @Test(arguments: sizes)
-    func splitAndJoinWithUndo(columns: Int, rows: Int) throws {
-        let (path, _, ids) = try ReviewFixture.make(at: try ReviewFixture.tempDir(), withPhoto: true)
+    func splitAndJoinWithUndo(columns: Int, rows: Int) async throws {
+        let (path, _, ids) = try await ReviewFixture.make(at: try ReviewFixture.tempDir(), withPhoto: true)
         let t = try start(path, (columns, rows))
         defer { t.close() }
         try t.waitFor("1 of 4 pending")
@@ -179,15 +181,18 @@ struct ReviewTmuxTests {
         try t.keys("Enter")
         try t.waitFor("Split “The Dispossessed” into 2 boxes", "of 5 pending")
         let store = try LibraryStore(path: path)
-        #expect(try store.work(id: ids[0]) == nil && store.pendingCount() == 5)
+        #expect(try await store.work(id: ids[0]) == nil)
+        #expect(try await store.pendingCount() == 5)
         try t.keys("u")
         try t.waitFor("Undid: split", "1 of 4 pending", "The Dispossessed")
-        #expect(try store.work(id: ids[0])?.title == "The Dispossessed" && store.pendingCount() == 4)
+        #expect(try await store.work(id: ids[0])?.title == "The Dispossessed")
+        #expect(try await store.pendingCount() == 4)
         try t.keys("j")                                     // The Dispossessed and the unread spine beside it
         try t.waitFor("Joined 2 boxes into one", "of 3 pending")
-        #expect(try store.work(id: ids[0]) == nil && store.work(id: ids[1]) == nil)
+        #expect(try await store.work(id: ids[0]) == nil)
+        #expect(try await store.work(id: ids[1]) == nil)
         try t.keys("u")
         try t.waitFor("Undid: joined", "1 of 4 pending")
-        #expect(try store.pendingSummaries().map(\.id) == ids)
+        #expect(try await store.pendingSummaries().map(\.id) == ids)
     }
 }

@@ -74,7 +74,7 @@ struct ScanCommandTests {
         #expect(xs == xs.sorted())
     }
 
-    @Test func aFolderWithCorruptAndNonImageFilesFilesTheGoodOnesAndExitsOne() throws {
+    @Test func aFolderWithCorruptAndNonImageFilesFilesTheGoodOnesAndExitsOne() async throws {
         let (dir, _) = try Self.photoFolder(count: 2)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("not a photo".utf8).write(to: dir.appendingPathComponent("broken.jpg"))
@@ -94,14 +94,14 @@ struct ScanCommandTests {
         let found = try #require(Self.spinesFound(run.stderr))
         #expect(found > 0)
         let store = try LibraryStore(path: library)
-        #expect(try store.pendingCount() == found)
-        #expect(try store.stats().photos == 2)
+        #expect(try await store.pendingCount() == found)
+        #expect(try await store.stats().photos == 2)
 
         // Run again: the good photos are skipped by content, the bad ones fail again, nothing is duplicated.
         let again = try ShelfscanProcess.run(["scan", dir.path, "--reader", "none", "--library", library])
         #expect(again.status == 1)
         #expect(again.stderr.contains("0 scanned, 2 skipped, 2 failed"))
-        #expect(try store.pendingCount() == found)
+        #expect(try await store.pendingCount() == found)
     }
 
     @Test func usageErrorsExitTwoBeforeAnyPhotoIsRead() throws {
@@ -182,7 +182,7 @@ struct ScanCommandTests {
 
     /// The resume guarantee: killed with SIGKILL mid-batch and run again, every photo is filed exactly
     /// once — the same Works, per photo, as one uninterrupted run.
-    @Test func killedMidBatchAndRerunFilesEveryPhotoExactlyOnce() throws {
+    @Test func killedMidBatchAndRerunFilesEveryPhotoExactlyOnce() async throws {
         let (dir, _) = try Self.photoFolder(count: 30, firstSeed: 100, width: 800)
         let libraries = try ShelfscanProcess.temporaryDirectory("scan-libraries")
         defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: libraries) }
@@ -204,7 +204,7 @@ struct ScanCommandTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
 
-        let partial = try LibraryStore(path: interrupted).stats().photos
+        let partial = try await LibraryStore(path: interrupted).stats().photos
         #expect(partial >= 1)
         #expect(partial < 30, "the batch finished before the kill; the test proved nothing")
 
@@ -214,12 +214,12 @@ struct ScanCommandTests {
         let whole = try ShelfscanProcess.run(["scan", photos, "--reader", "none", "--jobs", "2", "--library", reference])
         #expect(whole.status == 0)
 
-        func worksPerPhoto(_ path: String) throws -> [String: Int] {
+        func worksPerPhoto(_ path: String) async throws -> [String: Int] {
             let store = try LibraryStore(path: path)
-            return Dictionary(grouping: try store.pendingSummaries(), by: { $0.photoContentHash ?? "" }).mapValues(\.count)
+            return Dictionary(grouping: try await store.pendingSummaries(), by: { $0.photoContentHash ?? "" }).mapValues(\.count)
         }
-        let a = try worksPerPhoto(interrupted), b = try worksPerPhoto(reference)
-        #expect(try LibraryStore(path: interrupted).stats().photos == 30)
+        let a = try await worksPerPhoto(interrupted), b = try await worksPerPhoto(reference)
+        #expect(try await LibraryStore(path: interrupted).stats().photos == 30)
         #expect(!a.isEmpty)
         #expect(a == b)
     }

@@ -80,7 +80,7 @@ struct ScanEnrichTests {
         #expect(provider.requests.allSatisfy { $0.path == "/search.json" })
     }
 
-    @Test func aFailingProviderNeverFailsTheScanAndSaysSoOnce() throws {
+    @Test func aFailingProviderNeverFailsTheScanAndSaysSoOnce() async throws {
         let (dir, photo, vision, titles) = try Self.setUp()
         defer { vision.stop(); try? FileManager.default.removeItem(at: dir) }
         let provider = try FakeBookProviders(books: Self.providerBooks(titles))
@@ -95,7 +95,7 @@ struct ScanEnrichTests {
         #expect(run.stderr.components(separatedBy: "keeps failing").count == 2, "\(run.stderr)")
         // Every spine is filed as read; none carries a provider ID.
         let store = try LibraryStore(path: library)
-        let works = try store.works(includePending: true)
+        let works = try await store.works(includePending: true)
         #expect(works.count == titles.count)
         #expect(Set(works.map(\.title)) == Set(titles))
         #expect(works.allSatisfy { $0.openLibraryWorkID == nil })
@@ -107,7 +107,7 @@ struct ScanEnrichTests {
         }
     }
 
-    @Test func theGoogleKeyReachesGoogleButNoOutputLogCacheOrDatabase() throws {
+    @Test func theGoogleKeyReachesGoogleButNoOutputLogCacheOrDatabase() async throws {
         let (dir, photo, vision, titles) = try Self.setUp()
         defer { vision.stop(); try? FileManager.default.removeItem(at: dir) }
         let secret = "AIza-google-secret-789"
@@ -123,7 +123,7 @@ struct ScanEnrichTests {
         #expect(provider.requests.contains { $0.query["key"] == secret })
         #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret))
         let store = try LibraryStore(path: library)
-        let works = try store.works(includePending: true)
+        let works = try await store.works(includePending: true)
         #expect(works.contains { !$0.googleBooksVolumeIDs.isEmpty })
         #expect(works.filter { !$0.googleBooksVolumeIDs.isEmpty }.allSatisfy { $0.spine?.enrichmentStatus?.state == .enriched })
         #expect(works.allSatisfy { $0.reviewStatus == .needsReview })
@@ -136,7 +136,7 @@ struct ScanEnrichTests {
         }
     }
 
-    @Test func aScannedBookAlreadyInTheLibraryIsFoundByItsProviderID() throws {
+    @Test func aScannedBookAlreadyInTheLibraryIsFoundByItsProviderID() async throws {
         let (dir, photo, vision, titles) = try Self.setUp()
         defer { vision.stop(); try? FileManager.default.removeItem(at: dir) }
         let provider = try FakeBookProviders(books: Self.providerBooks(titles))
@@ -145,7 +145,7 @@ struct ScanEnrichTests {
         let library = dir.appendingPathComponent("lib/library.sqlite").path
         var known = Work(title: "A differently spelled title", authors: ["Somebody Else"])
         known.openLibraryWorkID = FakeBookProviders.workID(0)
-        let existing = try LibraryStore(path: library).add(known)
+        let existing = try await LibraryStore(path: library).add(known)
         // When the shelf is scanned with enrichment
         let run = try ShelfscanProcess.run(Self.scanArguments(photo, vision) + ["--library", library, "--enrich", "openlibrary"],
                                            environment: ["OPENAI_API_KEY": Self.visionKey,
@@ -155,13 +155,13 @@ struct ScanEnrichTests {
         // Then the pending Work for that spine is the same Work by seed 004 rule 2 (shared ID), which the
         // review's duplicate finder reports, though title and authors differ
         let store = try LibraryStore(path: library)
-        let pending = try #require(try store.works(includePending: true).first { $0.reviewStatus == .needsReview && $0.title == titles[0] })
-        let duplicates = try store.duplicates(of: pending)
+        let pending = try #require(try await store.works(includePending: true).first { $0.reviewStatus == .needsReview && $0.title == titles[0] })
+        let duplicates = try await store.duplicates(of: pending)
         #expect(duplicates.first?.id == existing.id)
         #expect(duplicates.first?.reason == .externalID("olw:\(FakeBookProviders.workID(0))"))
     }
 
-    @Test func libraryEnrichCompletesFiledWorksOnceAndReportsDuplicates() throws {
+    @Test func libraryEnrichCompletesFiledWorksOnceAndReportsDuplicates() async throws {
         let dir = try ShelfscanProcess.temporaryDirectory("library-enrich")
         defer { try? FileManager.default.removeItem(at: dir) }
         let provider = try FakeBookProviders(books: [
@@ -170,10 +170,10 @@ struct ScanEnrichTests {
         defer { provider.stop() }
         let library = dir.appendingPathComponent("library.sqlite").path
         let store = try LibraryStore(path: library)
-        let mine = try store.add(Work(title: "The Dispossessed", authors: ["Ursula K. Le Guin"]))
+        let mine = try await store.add(Work(title: "The Dispossessed", authors: ["Ursula K. Le Guin"]))
         var other = Work(title: "Dispossessed, The", authors: ["Le Guin"])
         other.editions = [Edition(isbn: "9780060512750")]
-        let twin = try store.add(other)
+        let twin = try await store.add(other)
         let environment = ["SHELFSCAN_OPENLIBRARY_URL": provider.baseURL.absoluteString,
                            "XDG_CACHE_HOME": dir.appendingPathComponent("cache").path]
 
@@ -185,7 +185,7 @@ struct ScanEnrichTests {
         let data = try #require(envelope["data"] as? [String: Any])
         #expect((data["enrichmentStatus"] as? [String: Any])?["state"] as? String == "enriched")
         #expect(data["duplicateOf"] as? [Int64] == [twin.id!] || (data["duplicateOf"] as? [Int])?.map(Int64.init) == [twin.id!])
-        let updated = try #require(try LibraryStore(path: library).work(id: mine.id!))
+        let updated = try #require(try await LibraryStore(path: library).work(id: mine.id!))
         #expect(updated.openLibraryWorkID == FakeBookProviders.workID(0))
         #expect(updated.firstPublicationYear == 1974)
         #expect(updated.title == "The Dispossessed")
@@ -197,7 +197,7 @@ struct ScanEnrichTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("#\(mine.id!)"), "\(again.stdout)")
         #expect(provider.requestCount - before <= 4)
-        #expect(try LibraryStore(path: library).work(id: twin.id!)?.openLibraryWorkID == FakeBookProviders.workID(0))
+        #expect(try await LibraryStore(path: library).work(id: twin.id!)?.openLibraryWorkID == FakeBookProviders.workID(0))
     }
 
     @Test func badProviderNamesAndURLsAreOneClearLine() throws {

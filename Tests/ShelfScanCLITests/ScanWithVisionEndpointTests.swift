@@ -45,7 +45,7 @@ struct ScanWithVisionEndpointTests {
         #expect(!run.stdout.contains("secret-test-key") && !run.stderr.contains("secret-test-key"))
     }
 
-    @Test func aWrongKeyLeavesSpinesUnreadButStillFiledAndNeverPrintsTheKey() throws {
+    @Test func aWrongKeyLeavesSpinesUnreadButStillFiledAndNeverPrintsTheKey() async throws {
         let server = try FakeVisionServer(apiKey: "the-right-key")
         defer { server.stop() }
         let (dir, photo) = try Self.photo()
@@ -60,7 +60,7 @@ struct ScanWithVisionEndpointTests {
         #expect(!run.stderr.contains("a-wrong-key-123"))
         #expect(run.stderr.contains("could not be read"), "\(run.stderr)")
         let store = try LibraryStore(path: library)
-        let pending = try store.pendingSummaries()
+        let pending = try await store.pendingSummaries()
         #expect(!pending.isEmpty)
         #expect(pending.allSatisfy { $0.title == "Unread spine" })
         // The key is in no file of the library.

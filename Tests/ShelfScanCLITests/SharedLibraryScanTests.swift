@@ -16,18 +16,18 @@ struct SharedLibraryScanTests {
     static var server: String { ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"]! }
     static var password: String? { ProcessInfo.processInfo.environment["PGPASSWORD"] }
 
-    static func freshLibrary() throws -> String {
-        try PostgresLibraryStore.createDatabase(named: "shelfscan_cli_\(UUID().uuidString.prefix(8).lowercased())",
-                                                besides: server, password: password)
+    static func freshLibrary() async throws -> String {
+        try await PostgresLibraryStore.createDatabase(named: "shelfscan_cli_\(UUID().uuidString.prefix(8).lowercased())",
+                                                      besides: server, password: password)
     }
 
     /// Two workers on one folder, one killed with -9 mid-batch: the survivor finishes the dead one's photo once
     /// its claim runs out, and every photo is filed exactly once, as one uninterrupted run files it.
-    @Test func twoWorkersOneKilledFileEveryPhotoExactlyOnce() throws {
+    @Test func twoWorkersOneKilledFileEveryPhotoExactlyOnce() async throws {
         let (dir, _) = try ScanCommandTests.photoFolder(count: 16, firstSeed: 300, width: 800)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let shared = try Self.freshLibrary()
-        let reference = try Self.freshLibrary()
+        let shared = try await Self.freshLibrary()
+        let reference = try await Self.freshLibrary()
         let args = ["scan", dir.path, "--reader", "none", "--jobs", "1", "--claim-lease", "3", "--library", shared]
 
         // Two workers at once; the first is killed -9 once it has filed a photo.
@@ -49,13 +49,13 @@ struct SharedLibraryScanTests {
 
         let whole = try ShelfscanProcess.run(["scan", dir.path, "--reader", "none", "--jobs", "2", "--library", reference])
         #expect(whole.status == 0, "\(whole.stderr)")
-        func worksPerPhoto(_ url: String) throws -> [String: Int] {
-            let store = try PostgresLibraryStore(url: url, password: Self.password)
-            return Dictionary(grouping: try store.pendingSummaries(limit: nil), by: { $0.photoContentHash ?? "" }).mapValues(\.count)
+        func worksPerPhoto(_ url: String) async throws -> [String: Int] {
+            let store = try await PostgresLibraryStore(url: url, password: Self.password)
+            return Dictionary(grouping: try await store.pendingSummaries(limit: nil), by: { $0.photoContentHash ?? "" }).mapValues(\.count)
         }
-        let store = try PostgresLibraryStore(url: shared, password: Self.password)
-        #expect(try store.stats().photos == 16)
-        let a = try worksPerPhoto(shared), b = try worksPerPhoto(reference)
+        let store = try await PostgresLibraryStore(url: shared, password: Self.password)
+        #expect(try await store.stats().photos == 16)
+        let a = try await worksPerPhoto(shared), b = try await worksPerPhoto(reference)
         #expect(a.count == 16 && a == b, "every photo filed once, with the same Works as one uninterrupted run")
     }
 
@@ -65,19 +65,19 @@ struct SharedLibraryScanTests {
     @Test func aPhotoHeldByAnotherWorkerIsSkippedOnceFiledThereAndScannedOnceLetGo() async throws {
         let (dir, _) = try ScanCommandTests.photoFolder(count: 2, firstSeed: 500)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let library = try Self.freshLibrary()
-        let other = try PostgresLibraryStore(url: library, password: Self.password)
+        let library = try await Self.freshLibrary()
+        let other = try await PostgresLibraryStore(url: library, password: Self.password)
         let photos = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().map { dir.appendingPathComponent($0).path }
         let hashes = try photos.map { ContentHash.sha256Hex([UInt8](try Data(contentsOf: URL(fileURLWithPath: $0)))) }
-        for hash in hashes { #expect(try other.claimPhoto(contentHash: hash, worker: "other", lease: 3600)) }
+        for hash in hashes { #expect(try await other.claimPhoto(contentHash: hash, worker: "other", lease: 3600)) }
         actor Pauses { var count = 0; func add() { count += 1 } }
         let pauses = Pauses()
-        var scanner = PhotoScanner(library: try PostgresLibraryStore(url: library, password: Self.password))
+        var scanner = await PhotoScanner(library: try PostgresLibraryStore(url: library, password: Self.password))
 
         // The other worker files the first photo during the first pause: skipped here, nothing filed twice
         scanner.claimPause = {
             await pauses.add()
-            _ = try other.file(PhotoFiling(contentHash: hashes[0], originalImagePath: photos[0], imageWidth: 640, imageHeight: 360, spines: []))
+            _ = try await other.file(PhotoFiling(contentHash: hashes[0], originalImagePath: photos[0], imageWidth: 640, imageHeight: 360, spines: []))
         }
         let skipped = await scanner.scan(photoAt: photos[0])
         guard case .skipped = skipped else { Issue.record("not skipped: \(skipped)"); return }
@@ -85,21 +85,21 @@ struct SharedLibraryScanTests {
         // The other worker lets the second photo go during the first pause: scanned and filed here
         scanner.claimPause = {
             await pauses.add()
-            try other.releasePhoto(contentHash: hashes[1], worker: "other")
+            try await other.releasePhoto(contentHash: hashes[1], worker: "other")
         }
         let scanned = await scanner.scan(photoAt: photos[1])
         guard case .scanned(let scan) = scanned else { Issue.record("not scanned: \(scanned)"); return }
         #expect(await pauses.count == 2 && !scan.filedWorkIDs.isEmpty)
-        #expect(try other.stats().photos == 2)
+        #expect(try await other.stats().photos == 2)
     }
 
-    @Test func unreachableServerOrWrongPasswordIsOneLineAndNothingFiled() throws {
+    @Test func unreachableServerOrWrongPasswordIsOneLineAndNothingFiled() async throws {
         let (dir, _) = try ScanCommandTests.photoFolder(count: 1)
         defer { try? FileManager.default.removeItem(at: dir) }
         let down = try ShelfscanProcess.run(["scan", dir.path, "--reader", "none", "--library", "postgres://shelfscan@127.0.0.1:1/nothing"])
         #expect(down.status != 0)
         #expect(down.stderrLines.count == 1 && down.stderr.contains("postgres://shelfscan@127.0.0.1:1/nothing"), "\(down.stderr)")
-        let library = try Self.freshLibrary()
+        let library = try await Self.freshLibrary()
         let wrong = try ShelfscanProcess.run(["library", "stats", "--library", library], environment: ["PGPASSWORD": "not-it"])
         #expect(wrong.status != 0)
         #expect(wrong.stderrLines.count == 1 && wrong.stderr.contains("password") && !wrong.stderr.contains("not-it"), "\(wrong.stderr)")
@@ -107,8 +107,8 @@ struct SharedLibraryScanTests {
 
     /// The password written once in config.json opens the server's library, as PGPASSWORD does: the same file and
     /// rules as the readers' keys.
-    @Test func thePasswordCanComeFromTheConfigFile() throws {
-        let library = try Self.freshLibrary()
+    @Test func thePasswordCanComeFromTheConfigFile() async throws {
+        let library = try await Self.freshLibrary()
         let home = try ShelfscanProcess.temporaryDirectory("config")
         defer { try? FileManager.default.removeItem(at: home) }
         let file = home.appendingPathComponent("shelfscan/config.json")
@@ -125,7 +125,7 @@ struct SharedLibraryScanTests {
     }
 
     /// SQLite → PostgreSQL → SQLite: the same counts and content checksum on all three.
-    @Test func migrateSQLiteToPostgresAndBackKeepsEverything() throws {
+    @Test func migrateSQLiteToPostgresAndBackKeepsEverything() async throws {
         let (dir, _) = try ScanCommandTests.photoFolder(count: 3, firstSeed: 400)
         let work = try ShelfscanProcess.temporaryDirectory("migrate")
         defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: work) }
@@ -133,9 +133,9 @@ struct SharedLibraryScanTests {
         let back = work.appendingPathComponent("b/library.sqlite").path
         #expect(try ShelfscanProcess.run(["scan", dir.path, "--reader", "none", "--library", original]).status == 0)
         let store = try LibraryStore(path: original)
-        let first = try #require(try store.pendingSummaries().first)
-        _ = try store.review(ReviewDecision(workID: first.id, action: .edit(WorkEdit(title: "Dune", authors: ["Frank Herbert"]))))
-        let server = try Self.freshLibrary()
+        let first = try #require(try await store.pendingSummaries().first)
+        _ = try await store.review(ReviewDecision(workID: first.id, action: .edit(WorkEdit(title: "Dune", authors: ["Frank Herbert"]))))
+        let server = try await Self.freshLibrary()
 
         let there = try ShelfscanProcess.run(["library", "migrate", "--from", original, "--to", server])
         let home = try ShelfscanProcess.run(["library", "migrate", "--from", server, "--to", back])
@@ -146,10 +146,10 @@ struct SharedLibraryScanTests {
         let sums = checksums(there.stdout) + checksums(home.stdout)
         #expect(sums.count == 4 && Set(sums).count == 1, "\(there.stdout)\(home.stdout)")
         let a = try LibraryStore(path: original), b = try LibraryStore(path: back)
-        #expect(try a.stats() == b.stats())
-        let edited = try #require(try b.work(id: first.id))
+        #expect(try await a.stats() == b.stats())
+        let edited = try #require(try await b.work(id: first.id))
         #expect(edited.title == "Dune" && edited.authors.map(\.name) == ["Frank Herbert"] && edited.reviewStatus == .userEdited)
-        #expect(try b.cropURL(for: edited).map { try Data(contentsOf: $0) } == a.cropURL(for: try #require(try a.work(id: first.id))).map { try Data(contentsOf: $0) })
+        #expect(try await b.cropURL(for: edited).map { try Data(contentsOf: $0) } == a.cropURL(for: try #require(try a.work(id: first.id))).map { try Data(contentsOf: $0) })
         // A second migrate into a library that is no longer empty is refused, nothing written.
         let again = try ShelfscanProcess.run(["library", "migrate", "--from", original, "--to", server])
         #expect(again.status != 0 && again.stderr.contains("not empty"))

@@ -24,7 +24,7 @@ import Testing
             #expect(before.first?["rejected"] as? Bool != true)
 
             // When another process (`shelfscan review` on the same library) rejects the first book's Work
-            _ = try scene.library.review(ReviewDecision(workID: Int64(workID), action: .reject), defaults: ReviewDefaults(), date: Date())
+            _ = try await scene.library.review(ReviewDecision(workID: Int64(workID), action: .reject), defaults: ReviewDefaults(), date: Date())
 
             // Then results read within the freshness still say what the check at time 0 saw
             scene.clock.advance(by: ResultsCache.freshness - .milliseconds(1))

@@ -391,9 +391,9 @@ extension TestResponse {
         // Given a Work filed without a photo or a crop
         let spine = SpineFiling(title: "Kindred", authors: ["Octavia E. Butler"], boundingBox: BoundingBox(x: 0.1, y: 0.1, width: 0.1, height: 0.8),
                                 polygon: [[0.1, 0.1], [0.2, 0.1], [0.2, 0.9], [0.1, 0.9]], row: 0, position: 0, detectionConfidence: 0.9)
-        let id = try #require(try scene.library.file(PhotoFiling(contentHash: String(repeating: "e", count: 64), originalImagePath: "/nowhere.jpg",
-                                                                 imageWidth: 900, imageHeight: 600, spines: [spine])).first)
-        let revision = try #require(try scene.library.work(id: id)).revision
+        let id = try #require(try await scene.library.file(PhotoFiling(contentHash: String(repeating: "e", count: 64), originalImagePath: "/nowhere.jpg",
+                                                                       imageWidth: 900, imageHeight: 600, spines: [spine])).first)
+        let revision = try #require(try await scene.library.work(id: id)).revision
         try await scene.test { client in
             func post(_ uri: String, _ json: String) async throws -> TestResponse {
                 try await client.execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
@@ -547,7 +547,7 @@ extension TestResponse {
             await scene.gate.open()
             let job = try await scene.finished(id)
             #expect(job.status == .canceled && job.processedCount == 0)
-            #expect(try scene.library.works(includePending: true).isEmpty)
+            #expect(try await scene.library.works(includePending: true).isEmpty)
         }
     }
 
@@ -575,7 +575,7 @@ extension TestResponse {
             #expect((status.data["error"] as? [String: Any])?["code"] as? String == "SCAN_FAILED", "\(status.json)")
             let stream = String(buffer: try await client.get(RoutePath.scanStream(id), token: token).body)
             #expect(stream.contains("event: failed") && stream.contains("SCAN_FAILED"), "\(stream)")
-            #expect(try scene.library.works(includePending: true).isEmpty)
+            #expect(try await scene.library.works(includePending: true).isEmpty)
         }
     }
 }
@@ -629,7 +629,7 @@ extension TestResponse {
         var scanner = PhotoScanner(library: scene.library)
         scanner.configuration.fileResults = true
         guard case .scanned(let first) = await scanner.scan(photoAt: path) else { Issue.record("not scanned"); return }
-        let filed = try scene.library.works(includePending: true).count
+        let filed = try await scene.library.works(includePending: true).count
         #expect(filed == first.filedWorkIDs.count && filed > 0)
 
         await scene.gate.open()
@@ -637,7 +637,7 @@ extension TestResponse {
         let job = try await scene.finished(id.uuidString)
         #expect(job.status == .completed)
         #expect(job.photos.first?.result?.outcome == .alreadyFiled)
-        #expect(try scene.library.works(includePending: true).count == filed)
+        #expect(try await scene.library.works(includePending: true).count == filed)
     }
 }
 

@@ -47,7 +47,7 @@ struct RestartTests {
 
         // And the library has each of the 18 photos once, each spine once
         let store = try LibraryStore(path: restarted.library)
-        let works = try store.works(includePending: true)
+        let works = try await store.works(includePending: true)
         #expect(Set(works.compactMap { $0.spine?.photoContentHash }).count == 18)
         #expect(works.count == workIDs.count)
         #expect(Set(workIDs) == Set(works.compactMap(\.id).map(Int.init)))
@@ -69,7 +69,7 @@ struct RestartTests {
         try store.create(job, photos: photos)
         let filed = try ShelfscanProcess.run(["scan", store.photoURL(job, 0).path, "--reader", "none", "--library", library])
         #expect(filed.status == 0, "\(filed.stderr)")
-        let before = try LibraryStore(path: library).works(includePending: true).count
+        let before = try await LibraryStore(path: library).works(includePending: true).count
         #expect(before > 0)
 
         // When a server starts on them
@@ -86,7 +86,7 @@ struct RestartTests {
         let outcomes = (results.data["photos"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
         #expect(outcomes == ["alreadyFiled", "scanned"])
         // And the library holds the first photo's spines once
-        let works = try LibraryStore(path: library).works(includePending: true)
+        let works = try await LibraryStore(path: library).works(includePending: true)
         #expect(Set(works.compactMap { $0.spine?.photoContentHash }).count == 2)
         #expect(works.filter { $0.spine?.photoContentHash == job.photos[0].contentHash }.count == before)
     }

@@ -22,13 +22,13 @@ struct ReviewClaimsTests {
     @Test func twoBrowsersAreGivenDifferentBooksAndNeverTheOnesTheOtherDecided() async throws {
         // Given the five pending books of one photo in a shared library, and the server over it
         let password = ProcessInfo.processInfo.environment["PGPASSWORD"]
-        let url = try PostgresLibraryStore.createDatabase(named: "shelfscan_claims_\(UUID().uuidString.prefix(8).lowercased())",
-                                                          besides: try #require(ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"]),
-                                                          password: password)
-        let store = try PostgresLibraryStore(url: url, password: password)
-        let scene = try ShelfScene.make()
-        let ids = try store.file(PhotoFiling(contentHash: ShelfScene.contentHash, originalImagePath: scene.photoPath,
-                                             imageWidth: ShelfScene.width, imageHeight: ShelfScene.height, spines: scene.filings))
+        let url = try await PostgresLibraryStore.createDatabase(named: "shelfscan_claims_\(UUID().uuidString.prefix(8).lowercased())",
+                                                                besides: try #require(ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"]),
+                                                                password: password)
+        let store = try await PostgresLibraryStore(url: url, password: password)
+        let scene = try await ShelfScene.make()
+        let ids = try await store.file(PhotoFiling(contentHash: ShelfScene.contentHash, originalImagePath: scene.photoPath,
+                                                   imageWidth: ShelfScene.width, imageHeight: ShelfScene.height, spines: scene.filings))
         let directory = try ShelfscanProcess.temporaryDirectory("claims")
         let scanner = PhotoScanner(library: store)
         let jobs = JobManager(scanner: scanner, library: store, store: try JobStore(directory: directory.appendingPathComponent("jobs").path),
@@ -77,6 +77,6 @@ struct ReviewClaimsTests {
             let undone = try await post(RoutePath.undo, ann)
             #expect(undone.status == .ok && undone.data["restoredWorkIds"] as? [Int64] == [ids[0]], "\(undone.json)")
         }
-        #expect(try store.work(id: ids[0])?.reviewStatus == .needsReview)
+        #expect(try await store.work(id: ids[0])?.reviewStatus == .needsReview)
     }
 }

@@ -15,7 +15,7 @@ import Testing
 @Suite struct ReviewDecisionTests {
     @Test func bulkVerifyTakesThePhotosBooksReadAtTheBarAsOneUndoableDecision() async throws {
         // Given one photo's five pending books, read at 94, 81, 88, 62 and 90%
-        let (scene, shelf) = try InProcessScene.overShelf()
+        let (scene, shelf) = try await InProcessScene.overShelf()
         defer { scene.remove(shelf) }
         let store = scene.library
         try await scene.test { client in
@@ -28,16 +28,16 @@ import Testing
                 let none = try await client.postJSON(route, body)
                 #expect(none.status == .ok && none.data["verifiedWorkIds"] as? [Int] == [] && none.data["journalId"] == nil, "\(none.json)")
             }
-            #expect(try store.journal(limit: 5).isEmpty)
+            #expect(try await store.journal(limit: 5).isEmpty)
 
             // When verifying at 85%: the three read at 85% or better, in one journal entry, worded as the terminal's
             let taken = [shelf.ids[0], shelf.ids[2], shelf.ids[4]]
             let bulk = try await client.postJSON(route, ["photoContentHash": ShelfScene.contentHash, "minConfidence": 0.85, "row": 0])
             #expect(bulk.status == .ok, "\(bulk.json)")
             #expect(bulk.data["verifiedWorkIds"] as? [Int] == taken.map { Int($0) })
-            #expect(try store.reviewStatuses(ids: shelf.ids) == [shelf.ids[0]: .verified, shelf.ids[1]: .needsReview, shelf.ids[2]: .verified,
-                                                                 shelf.ids[3]: .needsReview, shelf.ids[4]: .verified])
-            let journal = try store.journal(limit: 5)
+            #expect(try await store.reviewStatuses(ids: shelf.ids) == [shelf.ids[0]: .verified, shelf.ids[1]: .needsReview, shelf.ids[2]: .verified,
+                                                                       shelf.ids[3]: .needsReview, shelf.ids[4]: .verified])
+            let journal = try await store.journal(limit: 5)
             #expect(journal.count == 1 && journal.first?.kind == "bulk" && journal.first?.session == "http")
             #expect(journal.first?.summary == "verified 3 of shelf 1 read at 85% or better")
             #expect(bulk.data["journalId"] as? Int == journal.first.map { Int($0.id) })
@@ -46,22 +46,22 @@ import Testing
             let undone = try await client.postJSON(RoutePath.undo, [:])
             #expect(undone.status == .ok)
             #expect(Set(undone.data["restoredWorkIds"] as? [Int] ?? []) == Set(taken.map { Int($0) }))
-            #expect(try store.pendingCount() == 5)
+            #expect(try await store.pendingCount() == 5)
         }
     }
 
     @Test func splitAndJoinRedrawBoxesAsTheTerminalDoes() async throws {
         // Given five pending books of one photo
-        let (scene, shelf) = try InProcessScene.overShelf()
+        let (scene, shelf) = try await InProcessScene.overShelf()
         defer { scene.remove(shelf) }
         let store = scene.library
-        let kindred = try #require(try store.work(id: shelf.ids[0]))
+        let kindred = try #require(try await store.work(id: shelf.ids[0]))
         let box = try #require(kindred.boundingBox)
         let kindredID = try #require(kindred.id)
         try await scene.test { client in
             // A stale revision changes nothing (the other refusals are `ProblemTests`')
             try await client.postJSON(RoutePath.decision(kindredID, "split"), ["revision": kindred.revision + 1]).expectProblem(409, "CONFLICT")
-            #expect(try store.pendingCount() == 5)
+            #expect(try await store.pendingCount() == 5)
 
             // When Kindred's box is split at 40% of its width, with the revision seen
             let split = try await client.postJSON(RoutePath.decision(kindredID, "split"), ["revision": kindred.revision, "at": 0.4])
@@ -70,13 +70,14 @@ import Testing
             let pieces = try #require(split.data["createdWorkIds"] as? [Int])
             #expect(pieces.count == 2)
             // Then two pending boxes stand in its place, cut where asked, each with its crop
-            let left = try #require(try store.work(id: Int64(pieces[0]))?.boundingBox)
-            let right = try #require(try store.work(id: Int64(pieces[1]))?.boundingBox)
+            let left = try #require(try await store.work(id: Int64(pieces[0]))?.boundingBox)
+            let right = try #require(try await store.work(id: Int64(pieces[1]))?.boundingBox)
             #expect(abs(left.x - box.x) < 1e-6 && abs(left.width - box.width * 0.4) < 1e-6)
             #expect(abs(right.x - (box.x + box.width * 0.4)) < 1e-6 && abs(right.width - box.width * 0.6) < 1e-6)
             let crop = try await client.get(RoutePath.workCrop(pieces[1]))
             #expect(crop.status == .ok && crop.headers[.contentType] == "image/jpeg")
-            #expect(try store.work(id: kindredID) == nil && (try store.pendingCount()) == 6)
+            #expect(try await store.work(id: kindredID) == nil)
+            #expect(await (try store.pendingCount()) == 6)
 
             // And joining Noise with its right neighbour, Middlemarch, gives one box over both, read as the surer of
             // the two (88% against 62%)
@@ -85,18 +86,19 @@ import Testing
             #expect(join.status == .ok, "\(join.json)")
             #expect(join.data["replacedWorkIds"] as? [Int] == [Int(shelf.ids[2]), Int(shelf.ids[3])])
             let joinedID = try #require((join.data["createdWorkIds"] as? [Int])?.first)
-            let joined = try #require(try store.work(id: Int64(joinedID)))
+            let joined = try #require(try await store.work(id: Int64(joinedID)))
             let whole = try #require(joined.boundingBox)
             #expect(abs(whole.x - Double(noise.x) / Double(ShelfScene.width)) < 1e-6)
             #expect(abs(whole.x + whole.width - Double(middlemarch.x + middlemarch.width) / Double(ShelfScene.width)) < 1e-6)
             #expect(joined.title == "Noise" && joined.reviewStatus == .needsReview)
-            #expect(try store.pendingCount() == 5)
+            #expect(try await store.pendingCount() == 5)
 
             // Undo takes back the join, then the split
             #expect(Set(try await client.postJSON(RoutePath.undo, [:]).data["restoredWorkIds"] as? [Int] ?? []) == [Int(shelf.ids[2]), Int(shelf.ids[3])])
             #expect(try await client.postJSON(RoutePath.undo, [:]).data["restoredWorkIds"] as? [Int] == [Int(kindredID)])
-            #expect(try store.work(id: kindredID)?.title == "Kindred" && (try store.pendingCount()) == 5)
-            #expect(try store.journal(limit: 5).map(\.kind).prefix(2).sorted() == ["join", "split"])
+            #expect(try await store.work(id: kindredID)?.title == "Kindred")
+            #expect(await (try store.pendingCount()) == 5)
+            #expect(try await store.journal(limit: 5).map(\.kind).prefix(2).sorted() == ["join", "split"])
         }
     }
 }
@@ -106,16 +108,16 @@ import Testing
 /// its rows, its journal and every file in its crops folder.
 extension ProblemTests {
     @Test func everyDecisionTheRulesRefuseIsA422InvalidAndChangesNothing() async throws {
-        let (scene, shelf) = try InProcessScene.overShelf()
+        let (scene, shelf) = try await InProcessScene.overShelf()
         defer { scene.remove(shelf) }
         // Given the shelf's five books and, from another photo, a spine that was not read
-        let unread = try #require(try scene.library.file(PhotoFiling(
+        let unread = try #require(try await scene.library.file(PhotoFiling(
             contentHash: String(repeating: "d", count: 64), originalImagePath: shelf.photoPath, imageWidth: ShelfScene.width,
             imageHeight: ShelfScene.height,
             spines: [SpineFiling(title: nil, boundingBox: shelf.filings[0].boundingBox, polygon: shelf.filings[0].polygon, row: 0, position: 0,
                                  detectionConfidence: 0.9, cropJPEG: shelf.filings[0].cropJPEG)])).first)
         let kindred = shelf.ids[0]
-        let before = try LibraryContents(scene.library)
+        let before = try await LibraryContents(scene.library)
         let hash = ShelfScene.contentHash
         let refusals: [(uri: String, body: String, says: String)] = [
             // The library's own rules, as `shelfscan review` applies them
@@ -145,26 +147,26 @@ extension ProblemTests {
                 #expect(reply.json["retryable"] as? Bool == false)
             }
         }
-        #expect(try LibraryContents(scene.library) == before)
+        #expect(try await LibraryContents(scene.library) == before)
     }
 
     @Test func aBoxThatCannotBeRedrawnIsA422CannotReshapeAndChangesNothing() async throws {
-        let (scene, shelf) = try InProcessScene.overShelf()
+        let (scene, shelf) = try await InProcessScene.overShelf()
         defer { scene.remove(shelf) }
         // Given the shelf's five books, the second's crop no longer a JPEG, and Walden, the last, already verified
         let (kindred, evil, noise, middlemarch, walden) = (shelf.ids[0], shelf.ids[1], shelf.ids[2], shelf.ids[3], shelf.ids[4])
-        let evilWork = try #require(try scene.library.work(id: evil))
+        let evilWork = try #require(try await scene.library.work(id: evil))
         let evilCrop = try #require(scene.library.cropURL(for: evilWork))
         try Data("not a jpeg".utf8).write(to: evilCrop)
-        _ = try scene.library.review(ReviewDecision(workID: walden, action: .verify))
+        _ = try await scene.library.review(ReviewDecision(workID: walden, action: .verify))
         // and, from another photo, two spines, the second filed without a crop
-        let other = try scene.library.file(PhotoFiling(
+        let other = try await scene.library.file(PhotoFiling(
             contentHash: String(repeating: "d", count: 64), originalImagePath: shelf.photoPath, imageWidth: ShelfScene.width,
             imageHeight: ShelfScene.height, spines: (0..<2).map { i in
                 SpineFiling(title: "Other \(i)", authors: ["A"], boundingBox: shelf.filings[i].boundingBox, polygon: shelf.filings[i].polygon,
                             row: 0, position: i, detectionConfidence: 0.9, cropJPEG: i == 0 ? shelf.filings[i].cropJPEG : [])
             }))
-        let before = try LibraryContents(scene.library)
+        let before = try await LibraryContents(scene.library)
         let refusals: [(uri: String, says: String)] = [
             // Nothing pending to the right: Middlemarch's neighbour is decided
             (RoutePath.decision(middlemarch, "join"), "No pending box to the right"),
@@ -181,25 +183,25 @@ extension ProblemTests {
                 reply.expectProblem(422, "CANNOT_RESHAPE")
                 #expect((reply.json["detail"] as? String)?.contains(refusal.says) == true, "\(refusal.uri): \(reply.json)")
             }
-            #expect(try LibraryContents(scene.library) == before)
+            #expect(try await LibraryContents(scene.library) == before)
             // And the same routes over boxes that can be redrawn are taken: Noise splits, and joins its right half
             // with Middlemarch
             let split = try await client.postJSON(RoutePath.decision(noise, "split"), "{}")
             #expect(split.status == .ok, "\(split.json)")
             let right = try #require((split.data["createdWorkIds"] as? [Int])?.last)
             #expect(try await client.postJSON(RoutePath.decision(right, "join"), "{}").status == .ok)
-            #expect(try scene.library.work(id: middlemarch) == nil)
+            #expect(try await scene.library.work(id: middlemarch) == nil)
         }
     }
 
     @Test func aDecisionOnADecidedWorkIsA409AndAnUndoOverAnotherSessionsChangeIsA409() async throws {
-        let (scene, shelf) = try InProcessScene.overShelf()
+        let (scene, shelf) = try await InProcessScene.overShelf()
         defer { scene.remove(shelf) }
         let kindred = shelf.ids[0]
         try await scene.test { client in
             // Given Kindred verified over HTTP
             #expect(try await client.postJSON(RoutePath.decision(kindred, "verify"), "{}").status == .ok)
-            var before = try LibraryContents(scene.library)
+            var before = try await LibraryContents(scene.library)
             // Then deciding it again, rejecting it or cutting it is refused: it is no longer waiting for review
             for action in ["verify", "reject", "split"] {
                 let reply = try await client.postJSON(RoutePath.decision(kindred, action), "{}")
@@ -207,17 +209,17 @@ extension ProblemTests {
                 #expect((reply.json["detail"] as? String)?.contains("already verified") == true, "\(action): \(reply.json)")
             }
             // and the split's crops, written before the library refused, are gone again
-            #expect(try LibraryContents(scene.library) == before)
+            #expect(try await LibraryContents(scene.library) == before)
 
             // When another session edits it after that verify
-            _ = try scene.library.review(ReviewDecision(workID: kindred, action: .edit(WorkEdit(title: "Kindred: A Novel"))))
-            before = try LibraryContents(scene.library)
+            _ = try await scene.library.review(ReviewDecision(workID: kindred, action: .edit(WorkEdit(title: "Kindred: A Novel"))))
+            before = try await LibraryContents(scene.library)
             // Then undoing the verify over HTTP is a conflict, and the edit stands
             let undo = try await client.postJSON(RoutePath.undo, "{}")
             undo.expectProblem(409, "CONFLICT")
             #expect((undo.json["detail"] as? String)?.contains("cannot be undone automatically") == true, "\(undo.json)")
-            #expect(try LibraryContents(scene.library) == before)
-            #expect(try scene.library.work(id: kindred)?.title == "Kindred: A Novel")
+            #expect(try await LibraryContents(scene.library) == before)
+            #expect(try await scene.library.work(id: kindred)?.title == "Kindred: A Novel")
         }
     }
 }
@@ -226,11 +228,11 @@ extension ProblemTests {
 @Suite struct BusyLibraryTests {
     @Test func aDecisionWhileAnotherWriterHoldsTheLibraryIsA503ToSendAgain() async throws {
         // Given a server whose library does not wait for another writer, and another store holding the file's write lock
-        let (scene, shelf) = try InProcessScene.overShelf(busyTimeout: 0)
+        let (scene, shelf) = try await InProcessScene.overShelf(busyTimeout: 0)
         defer { scene.remove(shelf) }
         let kindred = shelf.ids[0]
         let lock = await WriteLock.hold(shelf.store)
-        let before = try LibraryContents(scene.library)
+        let before = try await LibraryContents(scene.library)
         try await scene.test { client in
             // When a reviewer verifies Kindred, and bulk-verifies the shelf
             for (uri, body) in [(RoutePath.decision(kindred, "verify"), "{}"),
@@ -241,7 +243,7 @@ extension ProblemTests {
                 #expect(busy.headers[.retryAfter] == "1" && busy.json["retryAfter"] as? Int == 1)
                 #expect(busy.json["retryable"] as? Bool == true)
             }
-            #expect(try LibraryContents(scene.library) == before)
+            #expect(try await LibraryContents(scene.library) == before)
             // And reading goes on meanwhile
             #expect(try await client.get(RoutePath.work(kindred)).status == .ok)
 
@@ -249,13 +251,14 @@ extension ProblemTests {
             lock.release()
             let sent = try await client.postJSON(RoutePath.decision(kindred, "verify"), "{}")
             #expect(sent.status == .ok, "\(sent.json)")
-            #expect(try scene.library.work(id: kindred)?.reviewStatus == .verified)
-            #expect(try LibraryContents(scene.library) != before, "the snapshot sees a decision")
+            #expect(try await scene.library.work(id: kindred)?.reviewStatus == .verified)
+            #expect(try await LibraryContents(scene.library) != before, "the snapshot sees a decision")
         }
     }
 }
 
-/// Another writer: holds a library file's write lock, on a thread of its own, until released.
+/// Another writer: holds a library file's write lock, in a write transaction that waits on GRDB's own queue
+/// (never a Swift concurrency thread), until released.
 final class WriteLock: @unchecked Sendable {
     private let released = DispatchSemaphore(value: 0)
     private let ended = DispatchSemaphore(value: 0)
@@ -264,13 +267,13 @@ final class WriteLock: @unchecked Sendable {
     static func hold(_ store: LibraryStore) async -> WriteLock {
         let lock = WriteLock()
         await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
-            Thread {
-                _ = try? store.run { _ in
+            Task.detached {
+                _ = try? await store.run { _ in
                     held.resume()
                     lock.released.wait()
                 }
                 lock.ended.signal()
-            }.start()
+            }
         }
         return lock
     }
@@ -288,16 +291,16 @@ struct LibraryContents: Equatable, Sendable {
     let dump: LibraryDump
     let cropFiles: [String]
 
-    init(_ store: LibraryStore) throws {
-        dump = try store.dump()
+    init(_ store: LibraryStore) async throws {
+        dump = try await store.dump()
         cropFiles = try FileManager.default.contentsOfDirectory(atPath: store.cropsDirectory.path).sorted()
     }
 }
 
 extension InProcessScene {
     /// The router over a `ShelfScene`'s library: five pending books of one photo, with their crops.
-    static func overShelf(busyTimeout: TimeInterval = LibraryStore.busyTimeout) throws -> (InProcessScene, ShelfScene) {
-        let shelf = try ShelfScene.make()
+    static func overShelf(busyTimeout: TimeInterval = LibraryStore.busyTimeout) async throws -> (InProcessScene, ShelfScene) {
+        let shelf = try await ShelfScene.make()
         return (try InProcessScene(libraryPath: shelf.path, busyTimeout: busyTimeout), shelf)
     }
 

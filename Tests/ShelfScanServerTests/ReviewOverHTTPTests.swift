@@ -72,11 +72,11 @@ struct ReviewOverHTTPTests {
 
         // The library holds exactly those decisions, as the CLI's store reads them
         let store = try LibraryStore(path: server.library)
-        let kindred = try #require(try store.work(id: Int64(id)))
+        let kindred = try #require(try await store.work(id: Int64(id)))
         #expect(kindred.title == "Kindred" && kindred.reviewStatus == .userEdited)
-        #expect(try store.work(id: Int64(first[1])) == nil)
-        #expect(try store.work(id: Int64(first[2]))?.reviewStatus == .needsReview)
-        #expect(try store.journal(limit: 10).filter { $0.session == "http" }.count == 3)
+        #expect(try await store.work(id: Int64(first[1])) == nil)
+        #expect(try await store.work(id: Int64(first[2]))?.reviewStatus == .needsReview)
+        #expect(try await store.journal(limit: 10).filter { $0.session == "http" }.count == 3)
 
         // And the first job's results show each book's live review status
         let results = try await client.get(RoutePath.scanResults(firstJob))

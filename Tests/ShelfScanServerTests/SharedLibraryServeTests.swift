@@ -16,8 +16,8 @@ struct SharedLibraryServeTests {
 
     @Test func whatOneServerScansTheOtherReviewsAndStaleDecisionsAreRefused() async throws {
         let server = try #require(ProcessInfo.processInfo.environment["SHELFSCAN_TEST_POSTGRES_URL"])
-        let library = try PostgresLibraryStore.createDatabase(named: "shelfscan_serve_\(UUID().uuidString.prefix(8).lowercased())",
-                                                              besides: server, password: Self.environment["PGPASSWORD"])
+        let library = try await PostgresLibraryStore.createDatabase(named: "shelfscan_serve_\(UUID().uuidString.prefix(8).lowercased())",
+                                                                    besides: server, password: Self.environment["PGPASSWORD"])
         let scanner = try ServerProcess.start(library: library, environment: Self.environment)
         let reviewer = try ServerProcess.start(library: library, environment: Self.environment)
         let a = Client(scanner), b = Client(reviewer)
@@ -46,8 +46,8 @@ struct SharedLibraryServeTests {
         #expect((after.data["work"] as? [String: Any])?["title"] as? String == "Kindred")
 
         // The library holds that one decision, as the store reads it.
-        let store = try PostgresLibraryStore(url: library, password: Self.environment["PGPASSWORD"])
-        #expect(try store.pendingCount() == works.count - 1)
-        #expect(try store.work(id: Int64(works[0]))?.title == "Kindred")
+        let store = try await PostgresLibraryStore(url: library, password: Self.environment["PGPASSWORD"])
+        #expect(try await store.pendingCount() == works.count - 1)
+        #expect(try await store.work(id: Int64(works[0]))?.title == "Kindred")
     }
 }

@@ -32,7 +32,7 @@ struct ShelfScene {
     /// The markup title as a JavaScript string literal, for conditions.
     static let evilJS = "'<b>Evil</b> & \"Co\"'"
 
-    static func make() throws -> ShelfScene {
+    static func make() async throws -> ShelfScene {
         var photo = RGBImage(width: width, height: height, fill: (92, 72, 58))
         photo.fillRect(x: 0, y: 500, width: width, height: 100, color: (150, 108, 70))
         for (book, box) in zip(books, spines) {
@@ -55,16 +55,16 @@ struct ShelfScene {
         }
         let path = dir.appendingPathComponent("library.sqlite").path
         let store = try LibraryStore(path: path)
-        let ids = try store.file(PhotoFiling(contentHash: contentHash, originalImagePath: photoPath,
-                                             imageWidth: width, imageHeight: height, spines: filings))
+        let ids = try await store.file(PhotoFiling(contentHash: contentHash, originalImagePath: photoPath,
+                                                   imageWidth: width, imageHeight: height, spines: filings))
         return ShelfScene(path: path, ids: ids, store: store, photoPath: photoPath, filings: filings)
     }
 
     /// Files `books` (indices into `books`) again, as from a second photo of the same shelf: new pending Works
     /// the library's duplicate index finds beside the first ones.
-    func fileAgain(_ books: [Int]) throws -> [Work.ID] {
-        try store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: photoPath,
-                                   imageWidth: Self.width, imageHeight: Self.height, spines: books.map { filings[$0] }))
+    func fileAgain(_ books: [Int]) async throws -> [Work.ID] {
+        try await store.file(PhotoFiling(contentHash: String(repeating: "c", count: 64), originalImagePath: photoPath,
+                                         imageWidth: Self.width, imageHeight: Self.height, spines: books.map { filings[$0] }))
     }
 
     /// Saves the viewport as `name` in `SHELFSCAN_WRITE_SCREENSHOTS` when that is set (README's pictures come from here).

@@ -14,7 +14,7 @@ import Testing
 @Suite(.serialized)
 struct WebPagesTests {
     /// A library filed from a 900x600 photo of three spines; the second one's title is markup.
-    static func library() throws -> (path: String, ids: [Work.ID], photo: String) {
+    static func library() async throws -> (path: String, ids: [Work.ID], photo: String) {
         let dir = try ShelfscanProcess.temporaryDirectory("pages")
         let photo = dir.appendingPathComponent("shelf.jpg").path
         try Data(try RGBImage(width: 900, height: 600, fill: (90, 60, 40)).jpegData(quality: 80)).write(to: URL(fileURLWithPath: photo))
@@ -27,13 +27,13 @@ struct WebPagesTests {
                                detectionConfidence: 0.9, readingConfidence: 0.8, rawText: t.0, reader: "tesseract",
                                cropJPEG: try! RGBImage(width: 20, height: 100).jpegData())
         }
-        let ids = try store.file(PhotoFiling(contentHash: String(repeating: "d", count: 64), originalImagePath: photo,
-                                             imageWidth: 900, imageHeight: 600, spines: spines))
+        let ids = try await store.file(PhotoFiling(contentHash: String(repeating: "d", count: 64), originalImagePath: photo,
+                                                   imageWidth: 900, imageHeight: 600, spines: spines))
         return (dir.appendingPathComponent("library.sqlite").path, ids, photo)
     }
 
     @Test func theTokenIsAskedOnceAndKeptInAStrictHttpOnlyCookie() async throws {
-        let (path, ids, _) = try Self.library()
+        let (path, ids, _) = try await Self.library()
         let server = try ServerProcess.start(library: path, environment: ["SHELFSCAN_SERVER_TOKEN": "s3cret-token"])
         let client = Client(server, serverToken: false)  // a browser: no Authorization header
         defer { Task { try? await client.shutdown() }; server.stop() }
@@ -85,7 +85,7 @@ struct WebPagesTests {
     }
 
     @Test func findShowsEachBookOnItsPhotoWithItsPlaceAndEscapesTitles() async throws {
-        let (path, ids, photo) = try Self.library()
+        let (path, ids, photo) = try await Self.library()
         let server = try ServerProcess.start(library: path)
         let client = Client(server)
         defer { Task { try? await client.shutdown() }; server.stop() }

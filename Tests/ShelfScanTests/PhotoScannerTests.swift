@@ -36,7 +36,7 @@ struct PhotoScannerTests {
         }
         #expect(scan.spines.count == fixture.spines.count)
         #expect(scan.filedWorkIDs.count == fixture.spines.count)
-        #expect(try store.pendingCount() == fixture.spines.count)
+        #expect(try await store.pendingCount() == fixture.spines.count)
         // Each detected box lies over a drawn spine, in left-to-right order.
         for (spine, drawn) in zip(scan.spines, fixture.spines) {
             let centerX = (spine.boundingBox.x + spine.boundingBox.width / 2) * 800
@@ -44,7 +44,7 @@ struct PhotoScannerTests {
         }
         // The crop survives the photo being moved away.
         try FileManager.default.removeItem(atPath: path)
-        let item = try #require(try store.nextPending())
+        let item = try #require(try await store.nextPending())
         #expect(item.work.title == Work.unreadTitle)
         #expect(item.work.reviewStatus == .needsReview)
         let crop = try #require(item.cropURL)
@@ -68,18 +68,18 @@ struct PhotoScannerTests {
 
         // The reviewer verifies one spine; a rescan replaces the other, still pending, Works only.
         let verifiedID = first.filedWorkIDs[2]
-        try store.review(ReviewDecision(workID: verifiedID, action: .edit(WorkEdit(title: "Moby-Dick", authors: ["Herman Melville"]))))
+        try await store.review(ReviewDecision(workID: verifiedID, action: .edit(WorkEdit(title: "Moby-Dick", authors: ["Herman Melville"]))))
         guard case .scanned(let again) = await Self.scanner(library: store, rescan: true).scan(photoAt: path) else {
             Issue.record("--rescan must scan again"); return
         }
         #expect(again.replacedPending)
         #expect(again.filedWorkIDs.count == fixture.spines.count - 1)
         #expect(Set(again.filedWorkIDs).isDisjoint(with: first.filedWorkIDs))
-        let kept = try #require(try store.work(id: verifiedID))
+        let kept = try #require(try await store.work(id: verifiedID))
         #expect(kept.title == "Moby-Dick")
         #expect(kept.reviewStatus == .userEdited)
-        #expect(try store.pendingCount() == fixture.spines.count - 1)
-        #expect(try store.photoStatus(contentHash: first.contentHash)?.workCount == fixture.spines.count)
+        #expect(try await store.pendingCount() == fixture.spines.count - 1)
+        #expect(try await store.photoStatus(contentHash: first.contentHash)?.workCount == fixture.spines.count)
     }
 
     @Test("With the PP-OCR reader the text cue runs on the reader's detector session, not on a second copy of the model")
@@ -128,6 +128,6 @@ struct PhotoScannerTests {
             Issue.record("a corrupt photo must fail"); return
         }
         #expect(!reason.isEmpty)
-        #expect(try store.stats().photos == 0)
+        #expect(try await store.stats().photos == 0)
     }
 }
