@@ -14,6 +14,12 @@ import LibraryTestSupport
         return (store, ids)
     }
 
+    /// The first spine cut in two, each half with its crop and outline.
+    let halves = [
+        SpinePiece(boundingBox: BoundingBox(x: 0, y: 0.1, width: 0.02, height: 0.8), polygon: [[0, 0.1], [0.02, 0.1], [0.02, 0.9], [0, 0.9]], cropJPEG: fakeJPEG(9)),
+        SpinePiece(boundingBox: BoundingBox(x: 0.02, y: 0.1, width: 0.02, height: 0.8), polygon: [[0.02, 0.1], [0.04, 0.1], [0.04, 0.9], [0.02, 0.9]], cropJPEG: fakeJPEG(8)),
+    ]
+
     @Test(arguments: Engine.available)
     func aBatchIsAllOrNothingAndOneUndoPutsEveryWorkBack(engine: Engine) async throws {
         let (store, ids) = try await pendingStore(engine)
@@ -44,10 +50,6 @@ import LibraryTestSupport
         let (store, ids) = try await pendingStore(engine)
         defer { removeTemporary(store.cropsDirectory) }
         let original = try #require(try await store.work(id: ids[0]))
-        let halves = [
-            SpinePiece(boundingBox: BoundingBox(x: 0, y: 0.1, width: 0.02, height: 0.8), polygon: [[0, 0.1], [0.02, 0.1], [0.02, 0.9], [0, 0.9]], cropJPEG: fakeJPEG(9)),
-            SpinePiece(boundingBox: BoundingBox(x: 0.02, y: 0.1, width: 0.02, height: 0.8), polygon: [[0.02, 0.1], [0.04, 0.1], [0.04, 0.9], [0.02, 0.9]], cropJPEG: fakeJPEG(8)),
-        ]
         // A stale revision is refused, and the crops written for it are removed
         let before = try FileManager.default.contentsOfDirectory(atPath: store.cropsDirectory.path).count
         await #expect(throws: LibraryError.self) {
@@ -89,10 +91,6 @@ import LibraryTestSupport
         let (store, ids) = try await pendingStore(engine)
         defer { removeTemporary(store.cropsDirectory) }
         let original = try #require(try await store.work(id: ids[0]))
-        let halves = [
-            SpinePiece(boundingBox: BoundingBox(x: 0, y: 0.1, width: 0.02, height: 0.8), polygon: [], cropJPEG: fakeJPEG(9)),
-            SpinePiece(boundingBox: BoundingBox(x: 0.02, y: 0.1, width: 0.02, height: 0.8), polygon: [], cropJPEG: fakeJPEG(8)),
-        ]
         // Split a box, then decide each piece: three decisions, the last two on Works the first made.
         let split = try await store.reshape([ids[0]], into: halves, kind: "split", session: "s")
         try await store.review(ReviewDecision(workID: split.created[0], action: .edit(WorkEdit(title: "Kindred", authors: ["Octavia E. Butler"])), session: "s"))
