@@ -185,8 +185,8 @@ enum TitleSplitter {
     /// took the later rows for an author or for noise. A run goes on from a title run before it when that run
     /// ends in a comma or a hyphen, or when it starts with a lower-case word that is not a name's particle
     /// ("von", "de"): a title's, a name's or a publisher's own first row starts with a capital. Only the title
-    /// grows, never an author: the tagger's title stays where it put it. Row heights differ more than prints
-    /// do ("mit" has no capital and no ascender), hence the wide size bands.
+    /// grows; the runs the tagger labelled title stay titles. Row heights differ more than prints do ("mit" has
+    /// no capital and no ascender), hence the wide size bands.
     static func continuingTitles(_ runs: [SpineTagger.Run]) -> [SpineTagger.Run] {
         var runs = runs
         for k in runs.indices.dropFirst() where runs[k - 1].label == .title {
@@ -195,11 +195,10 @@ enum TitleSplitter {
             let hyphen = tail.text.count > 2 && tail.text.hasSuffix("-")
             let comma = tail.text.hasSuffix(",")
             let letters = head.text.filter(\.isLetter)
-            // Plain lower case: "ranzKafka" is a joined name whose first letter was lost, not a title's next row.
+            // Plain lower case only: "ranzKafka", "jules Verne" are names whose first letter the reader lost.
             let lower = letters.count >= 2 && head.text.first!.isLowercase && !head.text.contains(where: \.isUppercase)
                 && !particles.contains(letters.lowercased())
                 && !tail.text.hasSuffix(".") && !tail.text.hasSuffix(":")
-            // A lower-case author is a name whose first letter the reader lost ("jules Verne", "ranzKafka").
             guard (hyphen || comma) && (0.5...2).contains(ratio)
                     || lower && runs[k].label != .author && (0.6...1.4).contains(ratio) else { continue }
             runs[k].label = .title
