@@ -132,10 +132,10 @@ package struct SQLiteTransaction: LibraryTransaction {
         try db.execute(sql: "UPDATE journal SET undoneAt = ? WHERE id = ?", arguments: [date, journalID])
     }
 
-    package func liveDecisions(naming workID: Work.ID, before journalID: Int64) throws -> [(id: Int64, afterRevisions: String)] {
-        try Row.fetchAll(db, sql: """
+    package func latestLiveDecision(naming workID: Work.ID, before journalID: Int64) throws -> (id: Int64, afterRevisions: String)? {
+        try Row.fetchOne(db, sql: """
             SELECT id, afterRevisions FROM journal WHERE undoneAt IS NULL AND id < ? AND afterRevisions LIKE ?
-            ORDER BY id DESC
+            ORDER BY id DESC LIMIT 1
             """, arguments: [journalID, afterRevisionsPattern(workID)]).map { ($0["id"], $0["afterRevisions"]) }
     }
 

@@ -161,7 +161,7 @@ extension LibraryEngine {
     private static func handOnRevision(of snapshot: Work, restoredAs revision: Int, undoing journalID: Int64,
                                 _ tx: Transaction) throws {
         let id = snapshot.id!
-        guard let (earlier, json) = try tx.liveDecisions(naming: id, before: journalID).first else { return }
+        guard let (earlier, json) = try tx.latestLiveDecision(naming: id, before: journalID) else { return }
         var after = try JSONDecoder().decode([String: Int].self, from: Data(json.utf8))
         guard after[String(id)] == snapshot.revision else { return }
         after[String(id)] = revision

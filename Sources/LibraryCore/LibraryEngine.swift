@@ -76,9 +76,9 @@ package protocol LibraryTransaction {
     /// The latest decision not undone (of `session`, or anyone's), locked so two undos take two decisions.
     func latestUndoable(session: String?) throws -> UndoableDecision?
     func markUndone(_ journalID: Int64, at date: Date) throws
-    /// The decisions not undone before `journalID` whose revisions after name `workID`, newest first, with
-    /// those revisions (JSON, by ID).
-    func liveDecisions(naming workID: Work.ID, before journalID: Int64) throws -> [(id: Int64, afterRevisions: String)]
+    /// The latest decision not undone before `journalID` whose revisions after name `workID`, with those
+    /// revisions (JSON, by ID), locked for `setAfterRevisions`.
+    func latestLiveDecision(naming workID: Work.ID, before journalID: Int64) throws -> (id: Int64, afterRevisions: String)?
     /// Rewrites a decision's revisions after (JSON, by ID): an undo hands a Work's new revision on.
     func setAfterRevisions(_ journalID: Int64, to afterRevisions: String) throws
 

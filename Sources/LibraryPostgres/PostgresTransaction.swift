@@ -169,12 +169,12 @@ package struct PostgresTransaction: LibraryTransaction {
         try query("UPDATE journal SET undoneAt = \(date) WHERE id = \(journalID)")
     }
 
-    package func liveDecisions(naming workID: Work.ID, before journalID: Int64) throws -> [(id: Int64, afterRevisions: String)] {
+    package func latestLiveDecision(naming workID: Work.ID, before journalID: Int64) throws -> (id: Int64, afterRevisions: String)? {
         try query("""
             SELECT id, afterRevisions FROM journal WHERE undoneAt IS NULL AND id < \(journalID)
               AND afterRevisions LIKE \(afterRevisionsPattern(workID))
-            ORDER BY id DESC FOR UPDATE
-            """).map { row in try row.decode((Int64, String).self) }
+            ORDER BY id DESC LIMIT 1 FOR UPDATE
+            """).first.map { row in try row.decode((Int64, String).self) }
     }
 
     package func setAfterRevisions(_ journalID: Int64, to afterRevisions: String) throws {
