@@ -23,7 +23,9 @@ import Testing
         var c = EnrichmentConfiguration(providers: providers)
         for p in BookProvider.allCases { c.baseURLs[p] = server.baseURL }
         c.backoffBase = 0.01
-        c.timeout = 1
+        // Far beyond any reply here, so a starved test process on a busy machine never times a request out and
+        // retries it; the test of slow replies sets its own.
+        c.timeout = 60
         c.cacheDirectory = cache
         return c
     }
@@ -205,7 +207,9 @@ import Testing
         let server = try FakeBookProviders(books: Self.books)
         defer { server.stop() }
         server.inject(.serverError, .truncated, .slow(seconds: 10))  // ten times the timeout: still slow on a loaded machine
-        let enricher = Enricher(configuration: Self.configuration([.openlibrary], server: server))
+        var configuration = Self.configuration([.openlibrary], server: server)
+        configuration.timeout = 1
+        let enricher = Enricher(configuration: configuration)
         let result = await enricher.enrich(EnrichmentRequest(title: "The Dispossessed", authors: ["Le Guin"]))
         #expect(result.status.state == .enriched)
         #expect(result.accepted?.book.work.title == "The Dispossessed")
