@@ -3,6 +3,16 @@ import Foundation
 import GRDB
 import LibraryCore
 
+/// A row whose ID SQLite gives it on insert: the ID is read back into the record, so a Work's editions and
+/// credits can point at it in the same transaction.
+package protocol RowIDRecord: MutablePersistableRecord {
+    var id: Int64? { get set }
+}
+
+extension RowIDRecord {
+    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
 // Row types: the database's view of BookModel's values. They stay inside `Library`; callers only see
 // `Work`, `Edition`, `Author` and `UserLibraryEntry`.
 
@@ -14,7 +24,7 @@ struct CreditRecord: Codable, FetchableRecord, PersistableRecord {
     var position: Int
 }
 
-struct PhotoRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct PhotoRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "photo"
     var id: Int64?
     var contentHash: String
@@ -22,10 +32,9 @@ struct PhotoRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var imageWidth: Int
     var imageHeight: Int
     var filedAt: Date
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-struct JournalRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct JournalRecord: Codable, FetchableRecord, RowIDRecord {
     static let databaseTableName = "journal"
     var id: Int64?
     var session: String
@@ -38,26 +47,21 @@ struct JournalRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// JSON of `[String: Int]`: work ID → revision right after the decision (absent = deleted).
     var afterRevisions: String
     var undoneAt: Date?
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 // The rows `LibraryCore` defines (`WorkRows`), stored by GRDB.
-extension AuthorRecord: FetchableRecord, MutablePersistableRecord {
+extension AuthorRecord: FetchableRecord, RowIDRecord {
     package static let databaseTableName = "author"
-    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension EditionRecord: FetchableRecord, MutablePersistableRecord {
+extension EditionRecord: FetchableRecord, RowIDRecord {
     package static let databaseTableName = "edition"
-    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension EntryRecord: FetchableRecord, MutablePersistableRecord {
+extension EntryRecord: FetchableRecord, RowIDRecord {
     package static let databaseTableName = "libraryEntry"
-    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-extension WorkRecord: FetchableRecord, MutablePersistableRecord {
+extension WorkRecord: FetchableRecord, RowIDRecord {
     package static let databaseTableName = "work"
-    package mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
