@@ -41,6 +41,8 @@ struct SpineLexicon: Sendable {
 
     let words: [String: Kinds]
     let publishers: Set<String>
+    /// The one-word names long enough to be told when damaged (`isPublisher(_:damaged:)`).
+    let oneWordPublishers: [String]
 
     /// The shipped lists; a missing or unreadable file is a broken install, said once by name.
     static let shipped: SpineLexicon = {
@@ -62,6 +64,7 @@ struct SpineLexicon: Sendable {
         }
         self.words = words
         self.publishers = Set(publishers.split(separator: "\n").map(String.init))
+        self.oneWordPublishers = self.publishers.filter { $0.count >= 6 && !$0.contains(" ") }.sorted()
     }
 
     /// Lowercase, accents dropped, ß as ss: the key of every look-up (as `fold` in the training script).
@@ -94,10 +97,22 @@ struct SpineLexicon: Sendable {
     }
 
     /// "Penguin Books", "Insel Verlag", "BASTEI LUBBE": a publisher's name alone, with or without its cue word.
-    func isPublisher(_ text: String) -> Bool {
+    /// With `damaged`, also a one-word name of six letters or more as a reader gives it when the name is
+    /// printed to the very end of the spine: a letter lost at either end or one read wrong ("OLDMANN",
+    /// "SOLDMANN", "HANSE"), or up to two marks beyond it ("GOLDMANNM").
+    func isPublisher(_ text: String, damaged: Bool = false) -> Bool {
         let k = Self.phraseKey(text)
         guard !k.isEmpty else { return false }
         if publishers.contains(k) { return true }
+        if damaged, k.count >= 5, !k.contains(" "), words[k] == nil {
+            let word = Array(k.unicodeScalars)
+            for name in oneWordPublishers {
+                let p = Array(name.unicodeScalars)
+                if word.count == p.count - 1 && (p.dropFirst().elementsEqual(word) || p.dropLast().elementsEqual(word)) { return true }
+                if word.count > p.count && word.count <= p.count + 2 && word.starts(with: p) { return true }
+                if word.count == p.count && zip(word, p).filter({ $0 != $1 }).count == 1 { return true }
+            }
+        }
         for cue in [" verlag", " books", " editions", " editores", " editorial", " edicions", " ediciones", " press", " taschenbuch"]
         where k.hasSuffix(cue) {
             if publishers.contains(String(k.dropLast(cue.count)).trimmingCharacters(in: .whitespaces)) { return true }

@@ -112,8 +112,9 @@ enum TitleSplitter {
         for i in 3..<(chars.count - 2) {
             let given = String(chars[..<i]), surname = String(chars[i...])
             if capitals {
-                guard surname.count >= 4, lexicon.has(given, .given), !lexicon.has(given, .common),
-                      lexicon.has(surname, .surname) else { continue }
+                // A given name that is also a word ("ELENA", "ROSE") only before a surname that is nothing else.
+                guard surname.count >= 4, lexicon.has(given, .given), lexicon.has(surname, .surname),
+                      !lexicon.has(given, .common) || lexicon.kinds(surname) == .surname else { continue }
             } else {
                 guard chars[i].isUppercase && chars[i - 1].isLowercase && chars[i + 1].isLowercase, FirstNames.contains(given)
                 else { continue }
@@ -133,7 +134,8 @@ enum TitleSplitter {
     /// subtitle in smaller print stays out), in reading order; when nothing was labelled title, the run
     /// likeliest to be one. `footAtStart` says which end of the reading is the spine's foot, where
     /// publishers and stickers sit (nil: unknown).
-    static func split(_ segments: [Segment], footAtStart: Bool? = nil, tagger: SpineTagger = .shipped) -> Split {
+    static func split(_ segments: [Segment], footAtStart: Bool? = nil, tagger: SpineTagger = .shipped,
+                      lexicon: SpineLexicon = .shipped) -> Split {
         let cleaned = segments.compactMap { segment -> Segment? in
             let c = Segment(words: withoutLabels(segment.words))
             if c.words.isEmpty || isNoise(c.text) { return nil }
@@ -145,6 +147,10 @@ enum TitleSplitter {
         for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
         runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
         guard !runs.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
+        for end in Set([runs.startIndex, runs.index(before: runs.endIndex)]) where runs.count > 1 && runs[end].label != .publisher
+            && lexicon.isPublisher(runs[end].text, damaged: true) {
+            runs[end].label = .publisher
+        }
         runs = nameBeforeTitle(runs)
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
@@ -152,8 +158,7 @@ enum TitleSplitter {
             let pool = candidates.isEmpty ? Array(runs.indices) : candidates
             titles = [pool.max { runs[$0].probabilities[0] < runs[$1].probabilities[0] }!]
         }
-        let top = titles.map { runs[$0].size }.max()!
-        let titleRuns = titles.map { runs[$0] }.filter { $0.size >= 0.8 * top }
+        let titleRuns = titlePrint(titles, of: runs).map { runs[$0] }
         let title = titleRuns.map(\.text).joined(separator: " ")
         /// "Alain Claude | Sulzer": a name set over two rows, its surname alone on the second, is one author.
         /// Two rows are one name when they follow each other, the first ends with a given name, and the second
@@ -178,6 +183,29 @@ enum TitleSplitter {
         var confidence = Segment(words: words).confidence
         if titleChars < 4 { confidence *= 0.5 }
         return Split(title: titleChars == 0 ? nil : title, authors: authors, confidence: min(1, max(0, confidence)))
+    }
+
+    /// The title runs in the title's print: those at least 0.8 of the largest, so a subtitle in smaller print
+    /// stays out. A title printed word by word up a narrow spine ("DAS | GEHEIMNIS | VON | WISHTIDE MANOR")
+    /// gives its short words boxes of lower height than its long ones, though the print is one: a smaller
+    /// title run stays when it lies between two kept ones, or when it holds only articles and prepositions
+    /// and a kept one follows it. Indices in reading order.
+    static func titlePrint(_ titles: [Int], of runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [Int] {
+        let top = titles.map { runs[$0].size }.max() ?? 0
+        var kept = Set(titles.filter { runs[$0].size >= 0.8 * top })
+        var changed = true
+        while changed {
+            changed = false
+            for t in titles where !kept.contains(t) {
+                let between = kept.contains(t - 1) && kept.contains(t + 1)
+                let leading = kept.contains(t + 1) && runs[t].words.allSatisfy { lexicon.has($0.text, .function) }
+                if between || leading {
+                    kept.insert(t)
+                    changed = true
+                }
+            }
+        }
+        return titles.filter(kept.contains)
     }
 
     /// A title set over two or three rows ("DIE WOCHE, | IN DER ALLES ANDERS WURDE", "Doppel- | leben",
@@ -210,14 +238,17 @@ enum TitleSplitter {
 
     /// "John Green Eine wie Alaska", "Maria Oruña Lo que la marea esconde": the author's name and the title
     /// printed as one line in one size, which the tagger keeps whole as a title when it does not know the
-    /// surname. When the reading has no author at all, a title run that starts with a given name, then one
-    /// capitalised word (the surname, known or not), then more words gives the name to the author. Further
-    /// words join the name only when they are known surnames and nothing else ("Gabriel García Márquez"); a
-    /// common word ("Eine", "Lo") or an unknown one ends it. The rest must be at least two words, so "Jane Eyre"
-    /// and "Oliver Twist" stay titles.
+    /// surname. When the reading has no author at all (or no title, and the line went to the author whole), a
+    /// run that starts with a given name, then one capitalised word (the surname, known or not), then more
+    /// words gives the name to the author. Further words join the name only when they are known surnames and
+    /// nothing else ("Gabriel García Márquez"); a common word ("Eine", "Lo") or an unknown one ends it. The rest
+    /// must be at least two words, so "Jane Eyre" and "Oliver Twist" stay titles.
     static func nameBeforeTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
-        guard !runs.contains(where: { $0.label == .author }),
-              let t = runs.firstIndex(where: { $0.label == .title && $0.words.count >= 4 }) else { return runs }
+        // With no title at all, the line may have been labelled an author whole ("Sheila O'Flanagan Carolines
+        // Schwester"): the same cut applies to it.
+        let whole: SpineTagger.Label? = !runs.contains(where: { $0.label == .author }) ? .title
+            : !runs.contains(where: { $0.label == .title }) ? .author : nil
+        guard let whole, let t = runs.firstIndex(where: { $0.label == whole && $0.words.count >= 4 }) else { return runs }
         let words = runs[t].words
         func capitalised(_ w: OCRWord) -> Bool {
             let letters = w.text.filter(\.isLetter)
@@ -230,11 +261,15 @@ enum TitleSplitter {
               lexicon.kinds(words[end].text) == .surname || particles.contains(words[end].text.lowercased()) && end + 1 < words.count - 2 {
             end += 1
         }
-        // A name ends on a surname, not on "de" or "von".
-        guard !particles.contains(words[end - 1].text.lowercased()) else { return runs }
+        // A name ends on a surname, not on "de" or "von", and the title does not start with a lower-case "von":
+        // "Johann Wolfgang von Goethe" is a name whole.
+        guard !particles.contains(words[end - 1].text.lowercased()),
+              !(particles.contains(words[end].text) && words[end].text.first?.isLowercase == true) else { return runs }
+        // A line labelled an author whole may hold two names: "MIKAEL KROGERUS ROMAN TSCHAPPELER".
+        if whole == .author, words.count - end <= 3, lexicon.isGiven(words[end].text) { return runs }
         var name = runs[t], title = runs[t]
         name.words = Array(words[..<end]); name.label = .author
-        title.words = Array(words[end...])
+        title.words = Array(words[end...]); title.label = .title
         var out = runs
         out.replaceSubrange(t...t, with: [name, title])
         return out

@@ -186,4 +186,59 @@ struct SpineTaggerTests {
         let heinen = split([line("Beate Heinen", y: 0, h: 18), line("Ulrich Heinen", y: 30, h: 18), line("NONNE & MÖNCH", y: 70, h: 36)])
         #expect(heinen.authors == ["Beate Heinen", "Ulrich Heinen"])
     }
+
+    /// A run as the tagger hands it on: its words one line of height `size`, its label given.
+    func run(_ text: String, _ label: SpineTagger.Label, size: Int) -> SpineTagger.Run {
+        SpineTagger.Run(words: line(text, h: size).words, label: label, probabilities: [], size: Double(size))
+    }
+
+    @Test("A title printed word by word keeps its short words, though their boxes are lower")
+    func titleWordByWord() {
+        // "KATE | SAUNDERS | DAS | GEHEIMNIS | VON | WISHTIDE MANOR": the heights PP-OCR gave on a real spine.
+        let runs = [run("KATE SAUNDERS", .author, size: 65), run("DAS", .title, size: 32), run("GEHEIMNIS", .title, size: 60),
+                    run("VON", .title, size: 27), run("WISHTIDE MANOR", .title, size: 61)]
+        #expect(TitleSplitter.titlePrint([1, 2, 3, 4], of: runs) == [1, 2, 3, 4])
+        // A smaller subtitle after the title stays out, and so does a smaller title run that is not a
+        // preposition or an article before the title.
+        let subtitle = [run("Leben", .title, size: 60), run("ein Roman über das Meer", .title, size: 30)]
+        #expect(TitleSplitter.titlePrint([0, 1], of: subtitle) == [0])
+        let before = [run("Zürich", .title, size: 30), run("Stadt am See", .title, size: 60)]
+        #expect(TitleSplitter.titlePrint([0, 1], of: before) == [1])
+    }
+
+    @Test("A publisher's name damaged at the spine's end is still a publisher, not the author")
+    func damagedPublisherAtAnEnd() {
+        let lexicon = SpineLexicon.shipped
+        for damaged in ["OLDMANN", "SOLDMANN", "GOLDMANNM", "HANSE"] {
+            #expect(lexicon.isPublisher(damaged, damaged: true), "\(damaged)")
+            #expect(!lexicon.isPublisher(damaged), "\(damaged)")
+        }
+        // Words and names of the lexicon are never taken for a damaged publisher.
+        for word in ["Goldberg", "Hansen", "Leben"] { #expect(!lexicon.isPublisher(word, damaged: true), "\(word)") }
+        let fuchsland = split(along([("OLDMANN", 30), ("KATJA FRIXE", 40), ("FUCHSLAND", 120)]), footAtStart: true)
+        #expect(fuchsland.title == "FUCHSLAND")
+        #expect(fuchsland.authors == ["KATJA FRIXE"])
+    }
+
+    @Test("A given name that is also a word is cut from a known surname it was glued to")
+    func givenNameGluedToSurname() {
+        #expect(TitleSplitter.splitJoinedName(line("ELENAFERRANTE", h: 30).words[0]).map(\.text) == ["ELENA", "FERRANTE"])
+        let ferrante = split([line("ELENAFERRANTE MEINEGENIALE FREUNDIN", h: 30)])
+        #expect(ferrante.authors == ["ELENA FERRANTE"])
+        #expect(ferrante.title == "MEINEGENIALE FREUNDIN")
+    }
+
+    @Test("A line taken whole for an author, with no title left, gives its name to the author and the rest to the title")
+    func nameAndTitleTakenForAnAuthor() {
+        let oflanagan = TitleSplitter.nameBeforeTitle([run("Sheila O'Flanagan Carolines Schwester", .author, size: 67), run("Knaur", .publisher, size: 46)])
+        #expect(oflanagan.map(\.text) == ["Sheila O'Flanagan", "Carolines Schwester", "Knaur"])
+        #expect(oflanagan.map(\.label) == [.author, .title, .publisher])
+        // Two names, or one with "von", stay whole; and with a title read, an author run is left alone.
+        let two = [run("MIKAEL KROGERUS ROMAN TSCHAPPELER", .author, size: 40)]
+        #expect(TitleSplitter.nameBeforeTitle(two) == two)
+        let goethe = [run("Johann Wolfgang von Goethe", .author, size: 40)]
+        #expect(TitleSplitter.nameBeforeTitle(goethe) == goethe)
+        let titled = [run("Sheila O'Flanagan Carolines Schwester", .author, size: 40), run("Roman", .title, size: 60)]
+        #expect(TitleSplitter.nameBeforeTitle(titled) == titled)
+    }
 }
