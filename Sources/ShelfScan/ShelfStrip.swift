@@ -21,8 +21,11 @@ public enum ShelfStrip {
         let x0 = max(0, min(pw - width, bx + bw / 2 - width / 2)), y0 = max(0, min(ph - height, by + bh / 2 - height / 2))
         var strip = photo.cropped(x: Int(x0), y: Int(y0), width: Int(width.rounded()), height: Int(height.rounded()))
         guard strip.width > 0, strip.height > 0 else { return nil }
+        // As the book stands, as the detector gives its quads: a lying book's box without its polygon is turned
+        // (its top-left corner is the box's bottom-left), so a cut falls between the books of a stack.
         let quad: [(Double, Double)] = polygon.count == 4 && polygon.allSatisfy({ $0.count == 2 })
             ? polygon.map { ($0[0] * pw - x0, $0[1] * ph - y0) }
+            : lying ? [(bx - x0, by + bh - y0), (bx - x0, by - y0), (bx + bw - x0, by - y0), (bx + bw - x0, by + bh - y0)]
             : [(bx - x0, by - y0), (bx + bw - x0, by - y0), (bx + bw - x0, by + bh - y0), (bx - x0, by + bh - y0)]
         dimOutside(&strip, quad)
         let thickness = max(2, Int((Double(strip.width) / Double(max(1, columns))).rounded(.up)))
@@ -30,8 +33,7 @@ public enum ShelfStrip {
         if let cut {
             // Where a split would cut: across the spine, as SpineReshape.split cuts it.
             func at(_ a: (Double, Double), _ b: (Double, Double)) -> (Double, Double) { (a.0 + (b.0 - a.0) * cut, a.1 + (b.1 - a.1) * cut) }
-            let (p, q) = lying ? (at(quad[0], quad[3]), at(quad[1], quad[2])) : (at(quad[0], quad[1]), at(quad[3], quad[2]))
-            line(&strip, p, q, thickness: thickness, color: (255, 40, 200))
+            line(&strip, at(quad[0], quad[1]), at(quad[3], quad[2]), thickness: thickness, color: (255, 40, 200))
         }
         return strip
     }

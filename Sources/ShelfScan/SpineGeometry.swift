@@ -3,8 +3,8 @@ import SpineDetection
 
 /// Maps a detection (normalized to the upright photo) onto a decoded image and cuts the spine out upright.
 public enum SpineGeometry {
-    /// The spine as it stands: top of the book at the top, so a standing spine gives a tall crop and a
-    /// lying one a wide crop. Readers try the reading directions themselves.
+    /// The spine as the book stands: top of the book at the top, so a spine gives a tall crop, a lying book's
+    /// too (its quad is turned upright). Readers try the reading directions themselves.
     ///
     /// The quad is widened by `margin` of its width on each side: detected boundaries sit on the shadow
     /// between books, and text printed near the edge must not be cut.

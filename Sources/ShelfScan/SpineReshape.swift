@@ -14,50 +14,52 @@ public enum SpineReshape {
     /// A box that cannot be redrawn as asked (no box, no crop, no neighbour): the reviewer's to see, nothing broke.
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
-    /// The box's quad, normalized: the polygon when there is one, else the bounding box's corners.
+    /// The box's quad, normalized, as the book stands (the detector's quads, lying books' too, and their crops
+    /// are turned upright): the polygon when there is one, else the bounding box's corners, turned for a lying
+    /// book as the detector turns it (its head at the box's left end, so top-left is the box's bottom-left).
     static func quad(_ work: Work) -> [[Double]]? {
         if let p = work.spine?.polygon, p.count == 4, p.allSatisfy({ $0.count == 2 }) { return p }
         guard let b = work.boundingBox else { return nil }
+        if work.spine?.lying == true {
+            return [[b.x, b.y + b.height], [b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height]]
+        }
         return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]
     }
 
     private static func lerp(_ a: [Double], _ b: [Double], _ t: Double) -> [Double] { [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t] }
 
-    /// Two pieces, cut at `fraction` of the box's width from its left (standing) or of its height from its
-    /// top (lying), where the photo shows them.
+    /// Two pieces, cut at `fraction` of the box's width from its left as the book stands: across a standing
+    /// spine, or between two books of a lying stack (a lying book's crop stands too, so its stack's books stand
+    /// side by side in it).
     public static func split(_ work: Work, crop: RGBImage, at fraction: Double) throws -> [SpinePiece] {
         guard let q = quad(work) else { throw Failure(description: "This spine has no box to split.") }
         let f = min(0.9, max(0.1, fraction))
-        let lying = work.spine?.lying ?? false
-        let quads: [[[Double]]]
-        let crops: [RGBImage]
-        if lying {
-            let l = lerp(q[0], q[3], f), r = lerp(q[1], q[2], f)
-            quads = [[q[0], q[1], r, l], [l, r, q[2], q[3]]]
-            let y = Int((Double(crop.height) * f).rounded())
-            crops = [crop.cropped(x: 0, y: 0, width: crop.width, height: y), crop.cropped(x: 0, y: y, width: crop.width, height: crop.height - y)]
-        } else {
-            let top = lerp(q[0], q[1], f), bottom = lerp(q[3], q[2], f)
-            quads = [[q[0], top, bottom, q[3]], [top, q[1], q[2], bottom]]
-            let x = Int((Double(crop.width) * (cropMargin + f) / (1 + 2 * cropMargin)).rounded())
-            crops = [crop.cropped(x: 0, y: 0, width: x, height: crop.height), crop.cropped(x: x, y: 0, width: crop.width - x, height: crop.height)]
-        }
+        let top = lerp(q[0], q[1], f), bottom = lerp(q[3], q[2], f)
+        let quads = [[q[0], top, bottom, q[3]], [top, q[1], q[2], bottom]]
+        let x = Int((Double(crop.width) * (cropMargin + f) / (1 + 2 * cropMargin)).rounded())
+        let crops = [crop.cropped(x: 0, y: 0, width: x, height: crop.height), crop.cropped(x: x, y: 0, width: crop.width - x, height: crop.height)]
         guard crops.allSatisfy({ $0.width > 0 && $0.height > 0 }) else { throw Failure(description: "The crop is too small to split.") }
         return try zip(quads, crops).map { quad, image in
             SpinePiece(boundingBox: BoundingBox(enclosing: quad)!, polygon: quad, cropJPEG: try image.jpegData(quality: 85))
         }
     }
 
-    /// One piece covering `left` and `right` (in shelf order), its crop the two crops side by side (stacked
-    /// for lying books), and the surer of the two readings.
+    /// One piece covering `left` and `right` (neighbours in shelf order), its crop the two crops side by side,
+    /// and the surer of the two readings. The two are put in the order they stand in as books: left to right
+    /// for standing books, and for a lying stack, whose order runs down the photo, bottom book first (turned
+    /// upright, a lying book's top-left corner is its bottom-left in the photo).
     public static func join(_ left: Work, _ right: Work, crops: (RGBImage, RGBImage)) throws -> SpinePiece {
         guard let a = quad(left), let b = quad(right) else { throw Failure(description: "These spines have no boxes to join.") }
-        let lying = left.spine?.lying ?? false
-        let polygon = lying ? [a[0], a[1], b[2], b[3]] : [a[0], b[1], b[2], a[3]]
+        // Along the books' own left-to-right: the direction from a's top-left to its top-right.
+        let ux = a[1][0] - a[0][0], uy = a[1][1] - a[0][1]
+        func along(_ q: [[Double]]) -> Double { q.reduce(0) { $0 + $1[0] * ux + $1[1] * uy } }
+        let inOrder = along(a) <= along(b)
+        let (first, second) = inOrder ? (a, b) : (b, a)
+        let polygon = [first[0], second[1], second[2], first[3]]
         let boxes = [left.boundingBox, right.boundingBox].compactMap { $0 }
         let x0 = boxes.map(\.x).min() ?? 0, y0 = boxes.map(\.y).min() ?? 0
         let x1 = boxes.map { $0.x + $0.width }.max() ?? 1, y1 = boxes.map { $0.y + $0.height }.max() ?? 1
-        let image = lying ? stacked(crops.0, crops.1) : sideBySide(crops.0, crops.1)
+        let image = inOrder ? sideBySide(crops.0, crops.1) : sideBySide(crops.1, crops.0)
         let read = [left, right].filter { !$0.hasUnreadTitle }
             .max { ($0.spine?.readingConfidence ?? 0) < ($1.spine?.readingConfidence ?? 0) }
         let raw = [left, right].compactMap { $0.spine?.rawText }.filter { !$0.isEmpty }.joined(separator: "\n")
@@ -76,10 +78,6 @@ public enum SpineReshape {
             out.pixels.replaceSubrange(((y * out.width + a2.width) * 3)..<((y + 1) * out.width * 3), with: b2.pixels[(y * b2.width * 3)..<((y + 1) * b2.width * 3)])
         }
         return out
-    }
-
-    static func stacked(_ a: RGBImage, _ b: RGBImage) -> RGBImage {
-        sideBySide(a.rotated(.counterClockwise90), b.rotated(.counterClockwise90)).rotated(.clockwise90)
     }
 }
 

@@ -35,7 +35,7 @@ final class ReviewPictures {
         guard let item else { return }
         if let url = item.cropURL, let crop = try? ImageDecoder.decode(fileAt: url.path) {
             // T turns the picture from the way the reader found the title runs (unknown: top to bottom).
-            let readable = SpineView.readable(crop, lying: item.work.spine?.lying, flipped: flipped != (item.work.spine?.textRunsUp ?? false))
+            let readable = SpineView.readable(crop, flipped: flipped != (item.work.spine?.textRunsUp ?? false))
             spine = CropRenderer.picture(readable, columns: columns, rows: spineRows, mode: mode, cellPixels: cellPixels)
         } else {
             spine = Picture(columns: columns, rows: 1, lines: [clip(item.cropURL == nil ? "(no crop file)" : "(crop unreadable)", columns)], overlay: nil)

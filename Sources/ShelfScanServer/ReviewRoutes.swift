@@ -97,14 +97,15 @@ struct ReviewRoutes: Sendable {
         return try await decide(request, context, .merge(into: into), revision: body.revision, defaults: ReviewDefaults())
     }
 
-    /// Cuts the box in two at `at` (0.1-0.9 of its width from the left; of its height from the top for a lying
-    /// book; default the middle), as `shelfscan review`'s `|` does: the pieces wait for review in its place.
+    /// Cuts the box in two at `at` (0.1-0.9 of its width from the left as the book stands, so between the books
+    /// of a lying stack; default the middle), as `shelfscan review`'s `|` does: the pieces wait for review in
+    /// its place.
     func split(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await Self.decode(SplitBody.self, request, context)
         let at = body.at ?? 0.5
         guard (0.1...0.9).contains(at) else {
             throw Problem(.unprocessableContent, code: "INVALID",
-                          detail: "at is where to cut: 0.1 to 0.9 of the box's width from its left (of its height from its top for a lying book).")
+                          detail: "at is where to cut: 0.1 to 0.9 of the box's width from its left, as the book stands.")
         }
         let id = try Self.workID(context)
         return try await reshape(context) { try await SpineReshape.split(id, revision: body.revision, at: at, in: library, session: Self.session(request)) }

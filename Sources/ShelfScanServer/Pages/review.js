@@ -114,14 +114,14 @@ function drawCrop(work) {
   image.src = work.cropUrl;
 }
 
+// Crops are stored as the book stands, a lying book's too; a quarter turn lays the title left to right.
 // While splitting, the cut is drawn across the spine where the library cuts it: in the crop's own
-// coordinates, before the turn, so it turns with the picture. A standing spine's crop carries a margin of 4%
-// of the box's width on each side (SpineReshape.cropMargin), which the cut skips as the library's does.
+// coordinates, before the turn, so it turns with the picture. A crop carries a margin of 4% of the box's
+// width on each side (SpineReshape.cropMargin), which the cut skips as the library's does.
 function paintCrop() {
   const image = state.cropImage, work = state.work, canvas = $("crop");
   if (!image || !work) return;
-  const lying = work.spine && typeof work.spine.lying === "boolean" ? work.spine.lying : image.width > image.height;
-  const turns = (lying ? 0 : -1) + (work.spine && work.spine.textRunsUp ? 2 : 0);
+  const turns = -1 + (work.spine && work.spine.textRunsUp ? 2 : 0);
   const quarter = ((turns % 4) + 4) % 4;
   const sideways = quarter % 2 === 1;
   canvas.width = sideways ? image.height : image.width;
@@ -134,15 +134,9 @@ function paintCrop() {
   context.strokeStyle = "#ffd000";
   context.lineWidth = Math.max(2, Math.round(Math.min(image.width, image.height) / 40));
   context.beginPath();
-  if (lying) {
-    const y = image.height * state.cut - image.height / 2;
-    context.moveTo(-image.width / 2, y);
-    context.lineTo(image.width / 2, y);
-  } else {
-    const x = image.width * (0.04 + state.cut) / 1.08 - image.width / 2;
-    context.moveTo(x, -image.height / 2);
-    context.lineTo(x, image.height / 2);
-  }
+  const x = image.width * (0.04 + state.cut) / 1.08 - image.width / 2;
+  context.moveTo(x, -image.height / 2);
+  context.lineTo(x, image.height / 2);
   context.stroke();
 }
 
