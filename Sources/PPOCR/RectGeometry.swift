@@ -9,6 +9,10 @@ public struct RotatedRect: Sendable, Equatable {
     public var halfLength: Double
     public var halfThickness: Double
 
+    public init(center: Point, axis: Point, halfLength: Double, halfThickness: Double) {
+        self.center = center; self.axis = axis; self.halfLength = halfLength; self.halfThickness = halfThickness
+    }
+
     public var length: Double { 2 * halfLength }
     public var thickness: Double { 2 * halfThickness }
 

@@ -131,6 +131,11 @@ enum PPOCRSpine {
         return across.raw.isEmpty ? (along.split, along.raw, along.textRunsUp) : (across.split, across.raw, nil)
     }
 
+    /// Lines across the spine (call-number labels, stacked letters) are not the title's direction. A box
+    /// whose long side runs across counts however near square it is: "EMILY / TESH", printed in two short rows
+    /// across a spine's foot, makes one such box, which read along the spine gave "ENSY" in the largest print.
+    static func runsAcross(_ rect: RotatedRect) -> Bool { rect.isVertical }
+
     /// Reads the lines that run left to right in `frame` (either way round), and counts the word-long lines
     /// that run across them.
     static func read(frame: RGBImage, footKnown: Bool, detector: TextDetector, recognizer: TextRecognizer, options: PPOCROptions)
@@ -138,10 +143,8 @@ enum PPOCRSpine {
     {
         let none = TitleSplitter.Split(title: nil, authors: [], confidence: 0)
         let found = try detector.detect(frame)
-        // Lines across the spine (call-number labels, stacked letters) are not the title's direction.
-        let isAcross = { (d: DetectedLine) in d.rect.isVertical && d.rect.length >= 1.3 * d.rect.thickness }
-        let acrossLines = found.filter(isAcross).count
-        let lines: [Line] = found.filter { !isAcross($0) }.map { d in
+        let acrossLines = found.filter { runsAcross($0.rect) }.count
+        let lines: [Line] = found.filter { !runsAcross($0.rect) }.map { d in
             let thickness = max(2, d.rect.thickness), length = max(2, d.rect.length)
             let height = min(options.maxLineHeight, Int(thickness.rounded()))
             let width = max(2, Int((length * Double(height) / thickness).rounded()))

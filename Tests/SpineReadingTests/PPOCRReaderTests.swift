@@ -61,6 +61,21 @@ struct PPOCRReaderTests {
         #expect(reading.textRunsUp == nil, "rows across the spine say nothing of which way text runs along it")
     }
 
+    @Test("A box whose long side runs across the spine is read across, however near square")
+    func boxesAcrossTheSpine() {
+        // In the reading frame (the spine's length runs left to right): "EMILY / TESH" in two short rows across
+        // a real spine's foot came as one box 208 px across the spine and 175 px along it.
+        func rect(along: Double, across: Double) -> RotatedRect {
+            let vertical = across > along
+            return RotatedRect(center: Point(x: 500, y: 100), axis: vertical ? Point(x: 0, y: 1) : Point(x: 1, y: 0),
+                               halfLength: max(along, across) / 2, halfThickness: min(along, across) / 2)
+        }
+        #expect(PPOCRSpine.runsAcross(rect(along: 175, across: 208)))
+        #expect(PPOCRSpine.runsAcross(rect(along: 40, across: 160)))
+        #expect(!PPOCRSpine.runsAcross(rect(along: 959, across: 79)))
+        #expect(!PPOCRSpine.runsAcross(rect(along: 110, across: 100)))
+    }
+
     /// Images one under the other, left-aligned on the paper colour, on a canvas at least `height` tall.
     static func stacked(_ images: [RGBImage], height: Int = 0) -> RGBImage {
         var canvas = RGBImage(width: images.map(\.width).max() ?? 1, height: max(height, images.reduce(0) { $0 + $1.height }),
