@@ -151,14 +151,14 @@ enum TitleSplitter {
             && lexicon.isPublisher(runs[end].text, damaged: true) {
             runs[end].label = .publisher
         }
-        runs = nameBeforeTitle(runs)
+        runs = nameBeforeTitle(runs, lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
             let candidates = runs.indices.filter { runs[$0].label != .noise }
             let pool = candidates.isEmpty ? Array(runs.indices) : candidates
             titles = [pool.max { runs[$0].probabilities[0] < runs[$1].probabilities[0] }!]
         }
-        let titleRuns = titlePrint(titles, of: runs).map { runs[$0] }
+        let titleRuns = titlePrint(titles, of: runs, lexicon: lexicon).map { runs[$0] }
         let title = titleRuns.map(\.text).joined(separator: " ")
         /// "Alain Claude | Sulzer": a name set over two rows, its surname alone on the second, is one author.
         /// Two rows are one name when they follow each other, the first ends with a given name, and the second
