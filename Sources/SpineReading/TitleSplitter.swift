@@ -151,7 +151,7 @@ enum TitleSplitter {
             && lexicon.isPublisher(runs[end].text, damaged: true) {
             runs[end].label = .publisher
         }
-        runs = nameBeforeTitle(runs, lexicon: lexicon)
+        runs = nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
             let candidates = runs.indices.filter { runs[$0].label != .noise }
@@ -272,6 +272,31 @@ enum TitleSplitter {
         title.words = Array(words[end...]); title.label = .title
         var out = runs
         out.replaceSubrange(t...t, with: [name, title])
+        return out
+    }
+
+    /// "SLOW HORSES MICK HERRON": the name printed after the title on one line. When the reading has no author,
+    /// a title run of four words or more that ends in a given name and a capitalised surname gives the two to the
+    /// author, unless a particle or function word stands before them ("The Curious Case of Benjamin Button",
+    /// "Das Tagebuch der Anne Frank") or the two are words too ("IN DER ALLES ANDERS WURDE").
+    static func nameAfterTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        guard !runs.contains(where: { $0.label == .author }),
+              let t = runs.firstIndex(where: { $0.label == .title && $0.words.count >= 4 }) else { return runs }
+        let words = runs[t].words, n = words.count
+        func capitalised(_ w: OCRWord) -> Bool {
+            let letters = w.text.filter(\.isLetter)
+            return letters.count >= 2 && letters.first!.isUppercase && w.text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
+        }
+        let given = words[n - 2], surname = words[n - 1], before = words[n - 3]
+        guard lexicon.isGiven(given.text) || FirstNames.contains(given.text), !lexicon.has(given.text, .function),
+              capitalised(given), capitalised(surname), !lexicon.has(surname.text, .common),
+              !lexicon.has(given.text, .common) || lexicon.kinds(surname.text) == .surname,
+              !lexicon.has(before.text, .function), !particles.contains(before.text.lowercased()) else { return runs }
+        var title = runs[t], name = runs[t]
+        title.words = Array(words[..<(n - 2)])
+        name.words = Array(words[(n - 2)...]); name.label = .author
+        var out = runs
+        out.replaceSubrange(t...t, with: [title, name])
         return out
     }
 

@@ -241,4 +241,17 @@ struct SpineTaggerTests {
         let titled = [run("Sheila O'Flanagan Carolines Schwester", .author, size: 40), run("Roman", .title, size: 60)]
         #expect(TitleSplitter.nameBeforeTitle(titled) == titled)
     }
+
+    @Test("A name printed after the title on one line goes to the author; a name the title ends in stays")
+    func nameAfterTitleOnOneLine() {
+        let cut = TitleSplitter.nameAfterTitle([run("The Old Man and the Sea Ernest Hemingway", .title, size: 30), run("Scribner", .publisher, size: 20)])
+        #expect(cut.map(\.text) == ["The Old Man and the Sea", "Ernest Hemingway", "Scribner"])
+        #expect(cut.map(\.label) == [.title, .author, .publisher])
+        for title in ["The Curious Case of Benjamin Button", "Das Tagebuch der Anne Frank"] {
+            let whole = [run(title, .title, size: 30)]
+            #expect(TitleSplitter.nameAfterTitle(whole) == whole, "\(title)")
+        }
+        let authored = [run("Jane Austen", .author, size: 20), run("The Watsons and Emma Watson", .title, size: 30)]
+        #expect(TitleSplitter.nameAfterTitle(authored) == authored)
+    }
 }
