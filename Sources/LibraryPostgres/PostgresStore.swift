@@ -56,16 +56,17 @@ public final class PostgresLibraryStore: LibraryStoring, LibraryEngine, Sendable
     /// - Parameters:
     ///   - url: `postgres://user@host:port/database` (or `?host=/socket/dir`; `?statement_timeout=SECONDS` bounds
     ///     each wait on the server, default 120; `?lock_timeout=SECONDS` each wait for another session's lock,
-    ///     default three quarters of the statement timeout). A password in the URL is refused:
-    ///     it would show in `ps` and shell history. Pass it as `password` (from `PGPASSWORD` or the config file).
-    ///   - connections: the pool's size: how many transactions of this store run at once.
+    ///     default three quarters of the statement timeout; `?pool_size=N` the pool's size, over `connections`).
+    ///     A password in the URL is refused: it would show in `ps` and shell history. Pass it as `password` (from
+    ///     `PGPASSWORD` or the config file).
+    ///   - connections: the pool's size when the URL names none: how many transactions of this store run at once.
     /// - Throws: `LibraryError.cannotOpen` with one line naming the server and the cause.
     public init(url: String, password: String?, connectTimeout: TimeInterval = 10, connections: Int = 4) async throws {
         let location = try PostgresLocation(url)
         locationDescription = location.description
         statementTimeout = location.statementTimeout ?? Self.defaultStatementTimeout
         lockTimeout = min(location.lockTimeout ?? statementTimeout * 0.75, statementTimeout)
-        self.connections = max(1, connections)
+        self.connections = max(1, location.poolSize ?? connections)
         self.connectTimeout = connectTimeout
         let startup = [("lock_timeout", "\(max(1, Int(lockTimeout * 1000)))")]
         var config: PostgresClient.Configuration
@@ -594,6 +595,10 @@ struct PostgresLocation: CustomStringConvertible {
     var statementTimeout: TimeInterval?
     /// `?lock_timeout=` (read as `statement_timeout` is): how long one statement may wait for another session's lock.
     var lockTimeout: TimeInterval?
+    /// `?pool_size=8`: how many connections a process holds, so how many of its transactions run at once (a
+    /// server with many reviewers may want more than the default; the server's `max_connections` is shared by
+    /// every process).
+    var poolSize: Int?
 
     init(_ url: String) throws {
         guard let c = URLComponents(string: url), c.scheme == "postgres" || c.scheme == "postgresql" else {
@@ -624,6 +629,12 @@ struct PostgresLocation: CustomStringConvertible {
         }
         statementTimeout = try duration("statement_timeout")
         lockTimeout = try duration("lock_timeout")
+        if let text = c.queryItems?.first(where: { $0.name == "pool_size" })?.value {
+            guard let size = Int(text), (1...64).contains(size) else {
+                throw LibraryError.cannotOpen(path: shown, reason: "pool_size=\(text) is not a number of connections from 1 to 64")
+            }
+            poolSize = size
+        }
     }
 
     static func seconds(_ text: String) -> TimeInterval? {

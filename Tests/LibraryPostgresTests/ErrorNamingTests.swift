@@ -56,6 +56,26 @@ import Testing
         #expect(try await store.review(ReviewDecision(workID: id, action: .verify)).resultingWorkID == id, "free again once the lock is gone")
     }
 
+    @Test func theURLSetsThePoolSizeOrSaysWhyNot() throws {
+        #expect(try PostgresLocation("postgres://me@db:5432/library?pool_size=12").poolSize == 12)
+        #expect(try PostgresLocation("postgres://me@db:5432/library").poolSize == nil)
+        for bad in ["0", "65", "many"] {
+            #expect {
+                try PostgresLocation("postgres://me@db:5432/library?pool_size=\(bad)")
+            } throws: { error in
+                guard case let LibraryError.cannotOpen(path, reason) = error else { return false }
+                return path == "postgres://me@db:5432/library" && reason.contains("pool_size=\(bad)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: Engine.serverURL != nil, "needs SHELFSCAN_TEST_POSTGRES_URL"))
+    func aPoolSizeInTheURLIsTheStoresPool() async throws {
+        let url = try await Engine.freshDatabaseURL()
+        #expect(try await PostgresLibraryStore(url: url + "?pool_size=2", password: Engine.password, connections: 4).connections == 2)
+        #expect(try await PostgresLibraryStore(url: url, password: Engine.password, connections: 3).connections == 3)
+    }
+
     @Test(.enabled(if: Engine.serverURL != nil, "needs SHELFSCAN_TEST_POSTGRES_URL"))
     func aPostgresRowLockedByAnotherSessionIsBusyAndTheConnectionStays() async throws {
         // Given a pending Work whose row another session holds locked, and a store that waits 100 ms for a lock
