@@ -250,14 +250,10 @@ enum TitleSplitter {
             : !runs.contains(where: { $0.label == .title }) ? .author : nil
         guard let whole, let t = runs.firstIndex(where: { $0.label == whole && $0.words.count >= 4 }) else { return runs }
         let words = runs[t].words
-        func capitalised(_ w: OCRWord) -> Bool {
-            let letters = w.text.filter(\.isLetter)
-            return letters.count >= 2 && letters.first!.isUppercase && w.text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
-        }
-        guard lexicon.isGiven(words[0].text) || FirstNames.contains(words[0].text), capitalised(words[0]), capitalised(words[1])
+        guard lexicon.isGiven(words[0].text) || FirstNames.contains(words[0].text), isNameWord(words[0]), isNameWord(words[1])
         else { return runs }
         var end = 2
-        while end < words.count - 2, capitalised(words[end]),
+        while end < words.count - 2, isNameWord(words[end]),
               lexicon.kinds(words[end].text) == .surname || particles.contains(words[end].text.lowercased()) && end + 1 < words.count - 2 {
             end += 1
         }
@@ -283,13 +279,9 @@ enum TitleSplitter {
         guard !runs.contains(where: { $0.label == .author }),
               let t = runs.firstIndex(where: { $0.label == .title && $0.words.count >= 4 }) else { return runs }
         let words = runs[t].words, n = words.count
-        func capitalised(_ w: OCRWord) -> Bool {
-            let letters = w.text.filter(\.isLetter)
-            return letters.count >= 2 && letters.first!.isUppercase && w.text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
-        }
         let given = words[n - 2], surname = words[n - 1], before = words[n - 3]
         guard lexicon.isGiven(given.text) || FirstNames.contains(given.text), !lexicon.has(given.text, .function),
-              capitalised(given), capitalised(surname), !lexicon.has(surname.text, .common),
+              isNameWord(given), isNameWord(surname), !lexicon.has(surname.text, .common),
               !lexicon.has(given.text, .common) || lexicon.kinds(surname.text) == .surname,
               !lexicon.has(before.text, .function), !particles.contains(before.text.lowercased()) else { return runs }
         var title = runs[t], name = runs[t]
@@ -298,6 +290,13 @@ enum TitleSplitter {
         var out = runs
         out.replaceSubrange(t...t, with: [title, name])
         return out
+    }
+
+    /// A word that can be part of a name: capitalised, two letters or more, nothing but letters, hyphens,
+    /// apostrophes and dots ("O'Flanagan", "Jean-Charles", "D.").
+    static func isNameWord(_ w: OCRWord) -> Bool {
+        let letters = w.text.filter(\.isLetter)
+        return letters.count >= 2 && letters.first!.isUppercase && w.text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
     }
 
     /// "NPam", "TeaN", "ueaN": a call-number sticker read as one word. Real words do not put a capital after
