@@ -73,7 +73,6 @@ package struct PostgresTransaction: LibraryTransaction {
         try saveWork(work, photoId: photoID, bump: bump, insertWithID: insertWithID, ownFirstEdition: ownFirstEdition)
     }
 
-    
     package func revision(of id: Work.ID, forUpdate: Bool) throws -> Int? {
         forUpdate ? try scalar("SELECT revision FROM work WHERE id = \(id) FOR UPDATE", as: Int.self)
             : try scalar("SELECT revision FROM work WHERE id = \(id)", as: Int.self)
