@@ -150,6 +150,11 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// a floor, a pavement or a radiator below the cabinet, or books cut off above their feet (partial,
     /// which no one can file whole). Such a band is not searched for spines. Absent or false: it is.
     public var rowsNeedVisibleFeet: Bool?
+    /// Such a band is searched all the same when it spans at least this share of the photo's height: one row
+    /// photographed close up, its board a thin strip at the photo's edge or just out of view. A floor or a
+    /// pavement under a cabinet is the lower part of a photo of the whole cabinet (at most 0.42 of its height
+    /// on every set measured here; close-ups of one row 0.78 to 0.97). Absent: never.
+    public var footlessRowMinHeight: Double?
     /// A picture frame standing in a row, cut by the row finder into its two sides and its picture, is dropped
     /// whole (see `SpineDetector.framedPictures`). Absent or false: its pieces are scored as spines.
     public var dropsFramedPictures: Bool?
@@ -188,9 +193,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.17); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.18); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.17", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.18", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 8, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 2, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -204,7 +209,7 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-4.9216, 7.8433, 10.4514, -2.2043, -2.0748, -3.3036, -6.6103, 0.0000, 0.0000, 0.0790, 2.8499, 1.6159, -3.2344, -1.6296, -0.7206, -0.7551, -2.9217],
         textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSeedMinAspect: 2, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
-        rowsNeedVisibleFeet: true, dropsFramedPictures: true, textLowersTops: 0.7,
+        rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, dropsFramedPictures: true, textLowersTops: 0.7,
         boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true,
         stacksInDroppedMinWidthRatio: 0.25, lowerTopMinCoverage: 0.6, lowerTopBelowConfidence: 0.9, lowerTopMaxTextureAbove: 0.6)
 }

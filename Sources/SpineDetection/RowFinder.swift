@@ -35,11 +35,12 @@ enum RowFinder {
         }
         // Close small gaps (a label strip or a glare streak across the books) before the length check. A band
         // that runs out of the photo's bottom (within such a gap) shows no feet: a floor, or books cut off, so
-        // nothing to box. It is left out before gaps close: joined to the row above a thin board, it would take
-        // that row down with it.
+        // nothing to box, unless it fills most of the photo (one row seen close up). It is left out before gaps
+        // close: joined to the row above a thin board, it would take that row down with it.
         let gap = max(2, h / 80)
         var merged: [Band] = []
-        for b in bands where !(p.rowsNeedVisibleFeet == true && b.bottom >= h - 1 - gap) {
+        let closeUp = Int((p.footlessRowMinHeight ?? 2) * Double(h))
+        for b in bands where !(p.rowsNeedVisibleFeet == true && b.bottom >= h - 1 - gap && b.bottom - b.top + 1 < closeUp) {
             if let last = merged.last, b.top - last.bottom <= gap {
                 merged[merged.count - 1].bottom = b.bottom
             } else {

@@ -76,6 +76,23 @@ import ShelfImage
         #expect(RowFinder.rows(maps, p).contains { abs($0.bottom - 300 * maps.height / 560) < maps.height / 40 })
     }
 
+    @Test func aCloseUpOfOneRowWithItsBoardAtThePhotosEdgeIsFound() {
+        // One row photographed close up: the books fill the picture and their board is a strip three pixels
+        // high at its bottom edge, within the gap that joins bands. The band runs out of the photo like a
+        // floor, but it fills most of it, so it is searched.
+        var f = DrawnShelf(width: 640, height: 420)
+        f.board(y: 417, thickness: 3)
+        f.standing(from: 12, floorY: 417, widths: [48, 55, 42, 60, 50, 45, 58, 52, 47, 44, 56, 49], heights: [380, 365, 395])
+        let truth = f.spines.map { q in (q.points.map { Point(x: $0.x / 640, y: $0.y / 420) }, false) }
+        let r = SpineDetector().detect(f.image)
+        let hits = DetectionScore.score(detections: r.spines.map(\.quad.points), truth: truth).hits
+        #expect(hits >= f.spines.count - 1, "hits \(hits) of \(f.spines.count)")
+        // Without the close-up rule the one band runs out of the photo and nothing is searched.
+        var p = DetectorParameters.bundled
+        p.footlessRowMinHeight = nil
+        #expect(SpineDetector(parameters: p).detect(f.image).spines.isEmpty)
+    }
+
     /// Eleven books standing on a board at y 300 of a 640 × 560 picture, a tiled floor from the board's
     /// underside to the bottom edge.
     static func booksAboveATiledFloor(board thickness: Double) -> DrawnShelf {

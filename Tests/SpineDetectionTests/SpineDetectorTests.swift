@@ -246,7 +246,7 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
     }
 
     @Test func bundledParametersLoadFromModels() {
-        #expect(DetectorParameters.bundled.version == "detector-v2.17")
+        #expect(DetectorParameters.bundled.version == "detector-v2.18")
         #expect(DetectorParameters.bundled == DetectorParameters.fallback)
     }
 }
