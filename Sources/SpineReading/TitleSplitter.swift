@@ -151,7 +151,7 @@ enum TitleSplitter {
             && lexicon.isPublisher(runs[end].text, damaged: true) {
             runs[end].label = .publisher
         }
-        runs = nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon)
+        runs = nameRunBesideTitle(nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon))
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
             let candidates = runs.indices.filter { runs[$0].label != .noise }
@@ -177,7 +177,8 @@ enum TitleSplitter {
         }
         let authors = namesOverRows(runs.indices.filter { runs[$0].label == .author && !titles.contains($0) })
             .map { run in tidyName(run.map { runs[$0].text }.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ":,"))) }
-            .filter { !$0.isEmpty }
+            .map(withoutRole)
+            .filter { !$0.isEmpty && !isEditionStatement($0) }
         let words = titleRuns.flatMap(\.words)
         let titleChars = title.filter { $0.isLetter || $0.isNumber }.count
         var confidence = Segment(words: words).confidence
@@ -375,4 +376,44 @@ enum TitleSplitter {
     static func tidyName(_ text: String) -> String {
         text.split(separator: " ").joined(separator: " ")
     }
+
+    /// "MIT HEIDI FRIEDRICH", "Edited by Charles-Edmond Bichot", "Hrsg. von Karl Heinz": the role printed before
+    /// a name is not part of it.
+    static func withoutRole(_ name: String) -> String {
+        var words = name.split(separator: " ").map(String.init)
+        let roles: [[String]] = [["edited", "by"], ["translated", "by"], ["herausgegeben", "von"], ["hrsg.", "von"], ["hrsg", "von"],
+                                 ["übersetzt", "von"], ["ubersetzt", "von"], ["mit"], ["with"], ["by"], ["hrsg."], ["hrsg"], ["ed."], ["eds."]]
+        for role in roles where words.count > role.count && zip(words, role).allSatisfy({ $0.lowercased() == $1 }) {
+            words.removeFirst(role.count)
+            break
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// "SECOND EDITION", "FIFTIETH ANNIVERSARY EDITION", "2. Auflage": printed where a name stands, not a name.
+    static func isEditionStatement(_ text: String) -> Bool {
+        let words = text.lowercased().split(separator: " ").map { String($0).trimmingCharacters(in: .punctuationCharacters) }
+        let marks: Set<String> = ["edition", "ed", "auflage", "ausgabe", "édition", "edición", "edizione"]
+        let qualifiers: Set<String> = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                                       "fiftieth", "anniversary", "revised", "new", "expanded", "updated", "special", "international",
+                                       "neue", "erweiterte", "überarbeitete", "aktualisierte", "sonderausgabe", "of", "the", "and"]
+        guard words.contains(where: marks.contains) else { return false }
+        return words.allSatisfy { marks.contains($0) || qualifiers.contains($0) || $0.allSatisfy(\.isNumber) || $0.isEmpty
+            || ($0.dropLast(2).allSatisfy(\.isNumber) && ["st", "nd", "rd", "th"].contains(String($0.suffix(2)))) }
+    }
+
+    /// "AMARTYA SEN | The Argumentative Indian": a name on a row of its own in the title's print, which the
+    /// tagger labelled title beside the title's row. When the reading has no author and two title runs or more,
+    /// a title run at either end of them that looks like a name goes to the author.
+    static func nameRunBesideTitle(_ runs: [SpineTagger.Run]) -> [SpineTagger.Run] {
+        let titles = runs.indices.filter { runs[$0].label == .title }
+        guard titles.count >= 2, !runs.contains(where: { $0.label == .author }) else { return runs }
+        var out = runs
+        for t in [titles.first!, titles.last!] where looksLikeName(runs[t].text) && runs[t].words.count <= 3 {
+            out[t].label = .author
+            break
+        }
+        return out
+    }
+
 }

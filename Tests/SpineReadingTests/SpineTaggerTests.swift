@@ -254,4 +254,37 @@ struct SpineTaggerTests {
         let authored = [run("Jane Austen", .author, size: 20), run("The Watsons and Emma Watson", .title, size: 30)]
         #expect(TitleSplitter.nameAfterTitle(authored) == authored)
     }
+
+    @Test("A name on a row of its own beside the title's rows goes to the author when there is none")
+    func nameRowBesideTitle() {
+        let rows = [run("Jane Austen", .title, size: 40), run("Pride and Prejudice", .title, size: 40)]
+        let cut = TitleSplitter.nameRunBesideTitle(rows)
+        #expect(cut.map(\.label) == [.author, .title])
+        // At the title's end too; in its middle a row stays ("The Day | Emma Left | Home" is one title).
+        #expect(TitleSplitter.nameRunBesideTitle(rows.reversed()).map(\.label) == [.title, .author])
+        let middle = [run("Walking With", .title, size: 40), run("Emma Watson", .title, size: 40), run("Tonight", .title, size: 40)]
+        #expect(TitleSplitter.nameRunBesideTitle(middle) == middle)
+        // A title alone is never taken, nor a row when the reading has an author already.
+        let alone = [run("Oliver Twist", .title, size: 40)]
+        #expect(TitleSplitter.nameRunBesideTitle(alone) == alone)
+        let authored = [run("Jane Austen", .title, size: 40), run("Emma", .title, size: 40), run("Penguin", .author, size: 20)]
+        #expect(TitleSplitter.nameRunBesideTitle(authored) == authored)
+    }
+
+    @Test("A role before a name comes off it; an edition statement is no author")
+    func rolesAndEditions() {
+        #expect(TitleSplitter.withoutRole("MIT HEIDI FRIEDRICH") == "HEIDI FRIEDRICH")
+        #expect(TitleSplitter.withoutRole("Edited by Charles-Edmond Bichot") == "Charles-Edmond Bichot")
+        #expect(TitleSplitter.withoutRole("Hrsg. von Karl Heinz Bohrer") == "Karl Heinz Bohrer")
+        #expect(TitleSplitter.withoutRole("by Hemingway") == "Hemingway")
+        for name in ["Mitch Albom", "Byron Katie", "Edith Wharton", "by"] {
+            #expect(TitleSplitter.withoutRole(name) == name, "\(name)")
+        }
+        for statement in ["SECOND EDITION", "FIFTIETH ANNIVERSARY EDITION", "2. Auflage", "3rd ed."] {
+            #expect(TitleSplitter.isEditionStatement(statement), "\(statement)")
+        }
+        for name in ["Edith Wharton", "Second Nature Press", "Neue Freunde"] {
+            #expect(!TitleSplitter.isEditionStatement(name), "\(name)")
+        }
+    }
 }
