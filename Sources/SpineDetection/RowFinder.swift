@@ -39,7 +39,7 @@ enum RowFinder {
         // close: joined to the row above a thin board, it would take that row down with it.
         let gap = max(2, h / 80)
         var merged: [Band] = []
-        let closeUp = Int((p.footlessRowMinHeight ?? 2) * Double(h))
+        let closeUp = p.footlessRowMinHeight.map { Int($0 * Double(h)) } ?? Int.max
         for b in bands where !(p.rowsNeedVisibleFeet == true && b.bottom >= h - 1 - gap && b.bottom - b.top + 1 < closeUp) {
             if let last = merged.last, b.top - last.bottom <= gap {
                 merged[merged.count - 1].bottom = b.bottom

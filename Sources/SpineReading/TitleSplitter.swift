@@ -402,8 +402,8 @@ enum TitleSplitter {
             || ($0.dropLast(2).allSatisfy(\.isNumber) && ["st", "nd", "rd", "th"].contains(String($0.suffix(2)))) }
     }
 
-    /// "AMARTYA SEN | The Argumentative Indian": a name on a row of its own in the title's print, which the
-    /// tagger labelled title beside the title's row. When the reading has no author and two title runs or more,
+    /// "JANE AUSTEN | PRIDE AND PREJUDICE": a name on a row of its own in the title's print, which the tagger
+    /// labelled title beside the title's row. When the reading has no author and two title runs or more,
     /// a title run at either end of them that looks like a name goes to the author.
     static func nameRunBesideTitle(_ runs: [SpineTagger.Run]) -> [SpineTagger.Run] {
         let titles = runs.indices.filter { runs[$0].label == .title }
@@ -415,5 +415,4 @@ enum TitleSplitter {
         }
         return out
     }
-
 }

@@ -260,7 +260,7 @@ struct SpineTaggerTests {
         let rows = [run("Jane Austen", .title, size: 40), run("Pride and Prejudice", .title, size: 40)]
         let cut = TitleSplitter.nameRunBesideTitle(rows)
         #expect(cut.map(\.label) == [.author, .title])
-        // At the title's end too; in its middle a row stays ("The Day | Emma Left | Home" is one title).
+        // At the title's end too; a row in the middle stays ("Walking With | Emma Watson | Tonight" is one title).
         #expect(TitleSplitter.nameRunBesideTitle(rows.reversed()).map(\.label) == [.title, .author])
         let middle = [run("Walking With", .title, size: 40), run("Emma Watson", .title, size: 40), run("Tonight", .title, size: 40)]
         #expect(TitleSplitter.nameRunBesideTitle(middle) == middle)
