@@ -340,10 +340,12 @@ enum TitleSplitter {
         return out
     }
 
-    /// Call numbers, prices, years and single letters: printed on spines, never a title.
+    /// Call numbers, prices, years, series numbers and single letters: printed on spines, never a title.
     static func isNoise(_ text: String) -> Bool {
         let letters = text.filter(\.isLetter).count
         if letters == 0 { return true }
+        // "detebe-Klassiker21364", "ISBN978-3": every word carries a series or catalogue number.
+        if text.split(separator: " ").allSatisfy({ $0.filter(\.isNumber).count >= 4 }) { return true }
         let compact = text.filter { !$0.isWhitespace }
         if compact.count <= 2 { return true }
         // Mostly digits and symbols (e.g. "843.914 GAR").

@@ -287,4 +287,13 @@ struct SpineTaggerTests {
             #expect(!TitleSplitter.isEditionStatement(name), "\(name)")
         }
     }
+
+    @Test("A run whose every word carries a series or catalogue number is noise, never the title")
+    func seriesNumbersAreNoise() {
+        #expect(TitleSplitter.isNoise("detebe-Klassiker21364"))
+        #expect(TitleSplitter.isNoise("ISBN978-3 Band2019"))
+        for title in ["Fahrenheit 451", "Catch-22", "2001 Odyssey", "Robinson Crusoe"] {
+            #expect(!TitleSplitter.isNoise(title), "\(title)")
+        }
+    }
 }
