@@ -147,7 +147,7 @@ enum TitleSplitter {
         for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
         runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
         guard !runs.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
-        for end in Set([runs.startIndex, runs.index(before: runs.endIndex)]) where runs.count > 1 && runs[end].label != .publisher
+        for end in [runs.startIndex, runs.endIndex - 1] where runs.count > 1 && runs[end].label != .publisher
             && lexicon.isPublisher(runs[end].text, damaged: true) {
             runs[end].label = .publisher
         }
@@ -167,7 +167,7 @@ enum TitleSplitter {
             var groups: [[Int]] = []
             for i in indices {
                 if let last = groups.last?.last, last == i - 1, runs[i].words.count == 1,
-                   let end = runs[last].words.last, SpineLexicon.shipped.isGiven(end.text) {
+                   let end = runs[last].words.last, lexicon.isGiven(end.text) {
                     groups[groups.count - 1].append(i)
                 } else {
                     groups.append([i])
