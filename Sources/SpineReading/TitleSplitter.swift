@@ -151,7 +151,7 @@ enum TitleSplitter {
             && lexicon.isPublisher(runs[end].text, damaged: true) {
             runs[end].label = .publisher
         }
-        runs = nameRunBesideTitle(nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon))
+        runs = nameRunBesideTitle(nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
             let candidates = runs.indices.filter { runs[$0].label != .noise }
@@ -310,8 +310,17 @@ enum TitleSplitter {
     }
 
     /// Drops call-number labels ("796.332 Luc", "N Pam"), bare numbers at the ends and stray single
-    /// characters at the ends: library and shop labels, not the book's own text.
+    /// characters at the ends: library and shop labels, not the book's own text. A title's first word may
+    /// be a single letter ("A Room with a View", "I Am Legend"): a capital A or I before a word and more in
+    /// one line stays, where a sticker's letter and its abbreviation mostly stand alone.
     static func withoutLabels(_ words: [OCRWord]) -> [OCRWord] {
+        if words.count >= 3, ["A", "I"].contains(words[0].text), words[1].text.filter(\.isLetter).count >= 2 {
+            return [words[0]] + labelsDropped(Array(words.dropFirst()))
+        }
+        return labelsDropped(words)
+    }
+
+    private static func labelsDropped(_ words: [OCRWord]) -> [OCRWord] {
         var out: [OCRWord] = []
         var i = 0
         while i < words.count {
@@ -331,7 +340,15 @@ enum TitleSplitter {
             out.append(words[i])
             i += 1
         }
-        while let first = out.first, first.text.filter({ $0.isLetter || $0.isNumber }).count <= 1 || first.text.allSatisfy({ $0.isNumber }) {
+        // A name's initials ("E. M. Forster", "J.R.R. Tolkien") are no stray marks: a capital and its dot, then
+        // more initials and a capitalised word.
+        func initials(_ words: ArraySlice<OCRWord>) -> Bool {
+            guard let first = words.first, FirstNames.isInitial(first.text) else { return false }
+            let rest = words.dropFirst().drop { FirstNames.isInitial($0.text) }
+            return rest.first.map(isNameWord) ?? false
+        }
+        while let first = out.first, first.text.filter({ $0.isLetter || $0.isNumber }).count <= 1 || first.text.allSatisfy({ $0.isNumber }),
+              !initials(out[...]) {
             out.removeFirst()
         }
         while let last = out.last, last.text.filter({ $0.isLetter || $0.isNumber }).count <= 1 || last.text.allSatisfy({ $0.isNumber }) {
@@ -406,15 +423,30 @@ enum TitleSplitter {
 
     /// "JANE AUSTEN | PRIDE AND PREJUDICE": a name on a row of its own in the title's print, which the tagger
     /// labelled title beside the title's row. When the reading has no author and two title runs or more,
-    /// a title run at either end of them that looks like a name goes to the author.
-    static func nameRunBesideTitle(_ runs: [SpineTagger.Run]) -> [SpineTagger.Run] {
+    /// a title run at either end of them that looks like a name, or is one in capitals beside rows in mixed case,
+    /// goes to the author.
+    static func nameRunBesideTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         let titles = runs.indices.filter { runs[$0].label == .title }
         guard titles.count >= 2, !runs.contains(where: { $0.label == .author }) else { return runs }
         var out = runs
-        for t in [titles.first!, titles.last!] where looksLikeName(runs[t].text) && runs[t].words.count <= 3 {
+        for t in [titles.first!, titles.last!] where runs[t].words.count <= 3
+            && (looksLikeName(runs[t].text) || namedInCapitals(runs[t], beside: titles.filter { $0 != t }.map { runs[$0] }, lexicon: lexicon)) {
             out[t].label = .author
             break
         }
         return out
+    }
+
+    /// "AMARTYA SEN | The Argumentative Indian": a given name no list holds, but the run is two or three words
+    /// in capitals, none of them a function, genre or place word and at most one a common word, beside title rows
+    /// in mixed case. A spine sets its name apart by case as often as by size.
+    static func namedInCapitals(_ run: SpineTagger.Run, beside others: [SpineTagger.Run], lexicon: SpineLexicon) -> Bool {
+        let capitals = (2...3).contains(run.words.count) && run.words.allSatisfy { w in
+            isNameWord(w) && !w.text.contains(where: \.isLowercase) && lexicon.kinds(w.text).subtracting([.given, .surname, .common]).isEmpty
+        }
+        // A short surname is often a word somewhere too ("SEN"); a run of words only is a title.
+        let words = run.words.filter { lexicon.has($0.text, .common) }.count
+        return capitals && words < run.words.count && words <= 1
+            && !others.isEmpty && others.allSatisfy { $0.text.contains(where: \.isLowercase) }
     }
 }

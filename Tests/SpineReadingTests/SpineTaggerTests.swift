@@ -271,6 +271,17 @@ struct SpineTaggerTests {
         #expect(TitleSplitter.nameRunBesideTitle(authored) == authored)
     }
 
+    @Test("A name in capitals that no list holds, beside a title in mixed case, goes to the author")
+    func nameInCapitalsBesideTitle() {
+        let sen = [run("AMARTYA SEN", .title, size: 40), run("The Argumentative Indian", .title, size: 40)]
+        #expect(TitleSplitter.nameRunBesideTitle(sen).map(\.label) == [.author, .title])
+        // Capitals on every row say nothing; nor do capitals that are words ("DAS SCHATTENHAUS", "NEW YORK").
+        let allCaps = [run("AMARTYA SEN", .title, size: 40), run("THE ARGUMENTATIVE INDIAN", .title, size: 40)]
+        #expect(TitleSplitter.nameRunBesideTitle(allCaps) == allCaps)
+        let words = [run("DIE LIEBE", .title, size: 40), run("in Zeiten der Cholera", .title, size: 40)]
+        #expect(TitleSplitter.nameRunBesideTitle(words) == words)
+    }
+
     @Test("A role before a name comes off it; an edition statement is no author")
     func rolesAndEditions() {
         #expect(TitleSplitter.withoutRole("MIT HEIDI FRIEDRICH") == "HEIDI FRIEDRICH")
@@ -295,5 +306,19 @@ struct SpineTaggerTests {
         for title in ["Fahrenheit 451", "Catch-22", "2001 Odyssey", "Robinson Crusoe"] {
             #expect(!TitleSplitter.isNoise(title), "\(title)")
         }
+    }
+
+    @Test("A title's first word of one letter ('A Room with a View', 'I Am Legend') stays; a sticker's letter goes")
+    func oneLetterFirstWord() {
+        let room = split(along([("A Room with a View", 30), ("E. M. Forster", 20)]))
+        #expect(room.title == "A Room with a View")
+        #expect(room.authors == ["E. M. Forster"])
+        let study = split(along([("A Study in Scarlet", 30), ("Arthur Conan Doyle", 20)]))
+        #expect(study.title == "A Study in Scarlet")
+        let legend = split(along([("I Am Legend", 30), ("Richard Matheson", 20)]))
+        #expect(legend.title == "I Am Legend")
+        // The library's sticker, a letter and a surname's first letters on a line of their own, still goes.
+        let sticker = split(along([("N Pam", 14), ("Snuff", 30), ("Chuck Palahniuk", 20)]))
+        #expect(sticker.title == "Snuff")
     }
 }
