@@ -2,7 +2,7 @@
 // truth, per photo and overall, on samples/ and (separately) on the shared real photos; then the median
 // decode+detect time per photo on one core.
 //
-//   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
+//   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--homes DIR] [--runs N] [--params FILE.json] [--explain]
 //                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
 //                             [--dump-boxes FILE.csv] [--dump-classifier FILE.csv] [--no-text] [--text-side PX] [--overlay-text]
@@ -489,6 +489,20 @@ if let dir = bookfinderDir, fm.fileExists(atPath: dir) {
     }
 } else {
     print("note: Bookfinder photos not found (set BOOKFINDER_DIR or --bookfinder; scripts/fetch-bookfinder.sh), skipped")
+}
+
+// Other homes: phone photos of home shelves from collections no detector setting was chosen on, with a licence
+// that allows their use (MinHanLiWesley/book-spine-recognition, Apache-2.0), extracted outside the repository by
+// scripts/fetch-home-shelves.sh; ground truth in Benchmarks/home-boxes (see its README for how it was drawn).
+// Held out: only measured.
+let homesDir = argument("--homes") ?? ProcessInfo.processInfo.environment["HOMES_DIR"]
+if let dir = homesDir, fm.fileExists(atPath: dir) {
+    let homes = truths(in: argument("--homes-truth") ?? "Benchmarks/home-boxes", imageDir: dir)
+    if homes.isEmpty { print("note: no annotated home-shelf photos found in \(dir), skipped") } else {
+        _ = evaluate("other homes (held out)", homes, detector: detector, overlays: overlays, dump: nil, boxes: boxDump, looks: classifierDump)
+    }
+} else {
+    print("note: home-shelf photos not found (set HOMES_DIR or --homes; scripts/fetch-home-shelves.sh), skipped")
 }
 
 // Timing: the scan path's decode (file read, DCT-scaled decode, shrink to 1280) + detect, per large JPEG,
