@@ -114,4 +114,17 @@ enum GroundTruth {
         }
         return (tuned, held)
     }
+
+    /// The other homes' photos (scripts/fetch-home-shelves.sh) whose boxes in `truth` carry typed titles: only
+    /// measured, never tuned on.
+    static func homePhotos(in directory: URL, truth: URL) -> [(URL, URL)] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: truth.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        return names.compactMap { name in
+            let json = truth.appendingPathComponent(name)
+            let photo = directory.appendingPathComponent((name as NSString).deletingPathExtension + ".jpg")
+            guard FileManager.default.fileExists(atPath: photo.path), let text = try? String(contentsOf: json, encoding: .utf8),
+                  text.contains("\"title\": \"") && text.range(of: "\"title\": \"[^\"]", options: .regularExpression) != nil else { return nil }
+            return (photo, json)
+        }
+    }
 }

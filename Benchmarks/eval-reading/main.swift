@@ -8,8 +8,9 @@
 //   swift run -c release eval-reading --reader ppocr --ppocr-variants   PP-OCR once per setting, to see what each costs
 //   swift run -c release eval-reading --annotations  the title/author split alone, on the held-out scenes' real
 //                                                  commercial-OCR lines of spine_annotations.csv
-//   options: --reader tesseract|ppocr|both (default both)  --lang eng+spa  --limit N  --dump  --set samples|real|bookfinder
+//   options: --reader tesseract|ppocr|both (default both)  --lang eng+spa  --limit N  --dump  --set samples|real|bookfinder|homes
 //            --bookfinder DIR (or env BOOKFINDER_DIR): also the Bookfinder photos with typed titles, tuned and held out
+//            --homes DIR (or env HOMES_DIR): also the other homes' photos with typed titles (held out)
 //
 // Figures per reader and set:
 //   title      strict title accuracy: the reader's title (after its title/author split) has similarity >= 0.8
@@ -126,6 +127,14 @@ if onlySet == nil || onlySet?.hasPrefix("bookfinder") == true {
         load("bookfinder held-out", split.heldOut)
     } else if onlySet != nil {
         print("note: Bookfinder photos not given (--bookfinder DIR or BOOKFINDER_DIR; scripts/fetch-bookfinder.sh)")
+    }
+}
+if onlySet == nil || onlySet == "homes" {
+    // Other homes: photos from scripts/fetch-home-shelves.sh, titles typed in Benchmarks/home-boxes. Held out.
+    if let dir = value("--homes") ?? ProcessInfo.processInfo.environment["HOMES_DIR"] {
+        let homes = GroundTruth.homePhotos(in: URL(fileURLWithPath: dir), truth: root.appendingPathComponent("Benchmarks/home-boxes"))
+        if homes.isEmpty { print("note: no titled home-shelf photos in \(dir); skipping them") }
+        load("other homes", homes)
     }
 }
 if sets.isEmpty {
