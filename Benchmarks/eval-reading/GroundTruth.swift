@@ -115,16 +115,18 @@ enum GroundTruth {
         return (tuned, held)
     }
 
-    /// The other homes' photos (scripts/fetch-home-shelves.sh) whose boxes in `truth` carry typed titles: only
-    /// measured, never tuned on.
-    static func homePhotos(in directory: URL, truth: URL) -> [(URL, URL)] {
+    /// The other homes' photos (scripts/fetch-home-shelves.sh) whose boxes in `truth` carry typed titles, split by
+    /// home: the split may be tuned on IMG_1346 (one home), never on the other home's IMG_1539.
+    static func homePhotos(in directory: URL, truth: URL) -> (tuned: [(URL, URL)], heldOut: [(URL, URL)]) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: truth.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
-        return names.compactMap { name in
-            let json = truth.appendingPathComponent(name)
-            let photo = directory.appendingPathComponent((name as NSString).deletingPathExtension + ".jpg")
+        var tuned: [(URL, URL)] = [], held: [(URL, URL)] = []
+        for name in names {
+            let json = truth.appendingPathComponent(name), stem = (name as NSString).deletingPathExtension
+            let photo = directory.appendingPathComponent(stem + ".jpg")
             guard FileManager.default.fileExists(atPath: photo.path), let text = try? String(contentsOf: json, encoding: .utf8),
-                  text.contains("\"title\": \"") && text.range(of: "\"title\": \"[^\"]", options: .regularExpression) != nil else { return nil }
-            return (photo, json)
+                  text.range(of: "\"title\": \"[^\"]", options: .regularExpression) != nil else { continue }
+            if stem == "IMG_1346" { tuned.append((photo, json)) } else { held.append((photo, json)) }
         }
+        return (tuned, held)
     }
 }

@@ -10,7 +10,7 @@
 //                                                  commercial-OCR lines of spine_annotations.csv
 //   options: --reader tesseract|ppocr|both (default both)  --lang eng+spa  --limit N  --dump  --set samples|real|bookfinder|homes
 //            --bookfinder DIR (or env BOOKFINDER_DIR): also the Bookfinder photos with typed titles, tuned and held out
-//            --homes DIR (or env HOMES_DIR): also the other homes' photos with typed titles (held out)
+//            --homes DIR (or env HOMES_DIR): also the other homes' photos with typed titles, tuned and held out
 //
 // Figures per reader and set:
 //   title      strict title accuracy: the reader's title (after its title/author split) has similarity >= 0.8
@@ -130,11 +130,13 @@ if onlySet == nil || onlySet?.hasPrefix("bookfinder") == true {
     }
 }
 if onlySet == nil || onlySet == "homes" {
-    // Other homes: photos from scripts/fetch-home-shelves.sh, titles typed in Benchmarks/home-boxes. Held out.
+    // Other homes: photos from scripts/fetch-home-shelves.sh, titles typed in Benchmarks/home-boxes; IMG_1346 may
+    // be tuned on, the other home's photos are held out.
     if let dir = value("--homes") ?? ProcessInfo.processInfo.environment["HOMES_DIR"] {
         let homes = GroundTruth.homePhotos(in: URL(fileURLWithPath: dir), truth: root.appendingPathComponent("Benchmarks/home-boxes"))
-        if homes.isEmpty { print("note: no titled home-shelf photos in \(dir); skipping them") }
-        load("other homes", homes)
+        if homes.tuned.isEmpty && homes.heldOut.isEmpty { print("note: no titled home-shelf photos in \(dir); skipping them") }
+        load("other homes tuned", homes.tuned)
+        load("other homes held-out", homes.heldOut)
     }
 }
 if sets.isEmpty {
