@@ -8,10 +8,11 @@
 set -euo pipefail
 if [ $# -ne 2 ]; then echo "usage: $0 MIRROR_GIT_DIR OUT_DIR" >&2; exit 2; fi
 mirror="$1" out="$2"
-git --git-dir="$mirror" rev-parse --verify -q HEAD >/dev/null || { echo "error: $mirror is not a git directory" >&2; exit 1; }
+commit=74db9e72d784a542d64607dcc331c56337762ea6   # the snapshot Benchmarks/home-boxes was drawn on
+git --git-dir="$mirror" rev-parse --verify -q "$commit^{commit}" >/dev/null || { echo "error: $mirror is not a git copy holding $commit" >&2; exit 1; }
 mkdir -p "$out"
 for name in IMG_1346.jpg IMG_1347.jpg IMG_1348.jpg IMG_1538.jpg IMG_1539.jpg; do
-  git --git-dir="$mirror" show "HEAD:.deprecated/testImage/$name" > "$out/$name.part"
+  git --git-dir="$mirror" show "$commit:.deprecated/testImage/$name" > "$out/$name.part"
   mv "$out/$name.part" "$out/$name"
 done
 echo "fetch-home-shelves: $(ls "$out"/IMG_*.jpg | wc -l) photos in $out" >&2

@@ -2,9 +2,10 @@
 // truth, per photo and overall, on samples/ and (separately) on the shared real photos; then the median
 // decode+detect time per photo on one core.
 //
-//   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--homes DIR] [--runs N] [--params FILE.json] [--explain]
+//   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
 //                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
+//                             [--homes DIR (or env HOMES_DIR)] [--homes-truth DIR]
 //                             [--dump-boxes FILE.csv] [--dump-classifier FILE.csv] [--no-text] [--text-side PX] [--overlay-text]
 //                             [--synthetic-hard DIR (made by scripts/make-hard-shelves.py)]
 //                             [--synthetic-train DIR (the same generator, another seed: training data for the fits; repeatable)]

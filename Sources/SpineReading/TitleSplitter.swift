@@ -444,9 +444,9 @@ enum TitleSplitter {
         let capitals = (2...3).contains(run.words.count) && run.words.allSatisfy { w in
             isNameWord(w) && !w.text.contains(where: \.isLowercase) && lexicon.kinds(w.text).subtracting([.given, .surname, .common]).isEmpty
         }
-        // A short surname is often a word somewhere too ("SEN"); a run of words only is a title.
-        let words = run.words.filter { lexicon.has($0.text, .common) }.count
-        return capitals && words < run.words.count && words <= 1
+        // A short surname is often a word somewhere too ("SEN"); a run of common words only is a title.
+        let common = run.words.filter { lexicon.has($0.text, .common) }.count
+        return capitals && common < run.words.count && common <= 1
             && !others.isEmpty && others.allSatisfy { $0.text.contains(where: \.isLowercase) }
     }
 }
