@@ -116,7 +116,7 @@ enum GroundTruth {
     }
 
     /// The other homes' photos (scripts/fetch-home-shelves.sh) whose boxes in `truth` carry typed titles, split by
-    /// home: the split may be tuned on IMG_1346 (one home), never on the other home's IMG_1539.
+    /// home: the split may be tuned on IMG_1346 (one home), never on the other home's IMG_1538 and IMG_1539.
     static func homePhotos(in directory: URL, truth: URL) -> (tuned: [(URL, URL)], heldOut: [(URL, URL)]) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: truth.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         var tuned: [(URL, URL)] = [], held: [(URL, URL)] = []
