@@ -10,6 +10,7 @@
  * nothing here or in Swift applies EXIF on top: a photo is turned exactly once.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,125 @@ static int shelf_heif_fail_with(int code, shelf_codec_error *err, const char *me
 }
 
 /* Opens the context and the primary image handle; on failure fills err and releases what it opened. */
+/* ISOBMFF boxes, read only as far as the item references: big-endian fields, every read bounds-checked. */
+static uint32_t shelf_be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+/* The box at `at` within [0, end): its type, where its payload starts and where it ends. 0 when malformed. */
+static int shelf_box(const uint8_t *d, size_t at, size_t end, uint32_t *type, size_t *payload, size_t *box_end) {
+    if (end < 8 || at > end - 8) return 0;
+    uint64_t size = shelf_be32(d + at);
+    *type = shelf_be32(d + at + 4);
+    size_t header = 8;
+    if (size == 1) {
+        if (end < 16 || at > end - 16) return 0;
+        size = (uint64_t)shelf_be32(d + at + 8) << 32 | shelf_be32(d + at + 12);
+        header = 16;
+    } else if (size == 0) {
+        size = end - at;
+    }
+    if (size < header || size > end - at) return 0;
+    *payload = at + header;
+    *box_end = at + (size_t)size;
+    return 1;
+}
+
+#define SHELF_FOURCC(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+/* A 100 MP photo in 512-pixel tiles has 400; more references than this is no photo. */
+enum { SHELF_HEIF_MAX_REFS = 4096 };
+
+typedef struct { uint32_t from, to; } shelf_ref;
+static int shelf_cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+static int shelf_cmp_ref_to(const void *a, const void *b) {
+    return shelf_cmp_u32(&((const shelf_ref *)a)->to, &((const shelf_ref *)b)->to);
+}
+static size_t shelf_node(const uint32_t *ids, size_t m, uint32_t id) {
+    const uint32_t *p = bsearch(&id, ids, m, sizeof *ids, shelf_cmp_u32);
+    return (size_t)(p - ids);
+}
+
+/* Whether the references contain a loop: Kahn's method from the sinks. An item that refers to nothing left is
+ * taken away with the references into it; a loop is what can never be taken away. */
+static int shelf_refs_loop(shelf_ref *refs, size_t n) {
+    uint32_t *ids = malloc(sizeof(uint32_t) * 2 * n + 1);
+    size_t *out = calloc(2 * n + 1, sizeof(size_t)), *queue = malloc(sizeof(size_t) * (2 * n + 1));
+    int loop = 0;
+    if (!ids || !out || !queue) goto done;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) { ids[m++] = refs[i].from; ids[m++] = refs[i].to; }
+    qsort(ids, m, sizeof *ids, shelf_cmp_u32);
+    size_t unique = 0;
+    for (size_t i = 0; i < m; i++) if (unique == 0 || ids[unique - 1] != ids[i]) ids[unique++] = ids[i];
+    m = unique;
+    for (size_t i = 0; i < n; i++) out[shelf_node(ids, m, refs[i].from)]++;
+    qsort(refs, n, sizeof *refs, shelf_cmp_ref_to);
+    size_t head = 0, tail = 0;
+    for (size_t v = 0; v < m; v++) if (out[v] == 0) queue[tail++] = v;
+    while (head < tail) {
+        const uint32_t id = ids[queue[head++]];
+        /* The references into `id`: a run of the list sorted by target. */
+        size_t lo = 0, hi = n;
+        while (lo < hi) { size_t mid = (lo + hi) / 2; if (refs[mid].to < id) lo = mid + 1; else hi = mid; }
+        for (size_t k = lo; k < n && refs[k].to == id; k++) {
+            const size_t u = shelf_node(ids, m, refs[k].from);
+            if (--out[u] == 0) queue[tail++] = u;
+        }
+    }
+    loop = tail < m;
+done:
+    free(ids);
+    free(out);
+    free(queue);
+    return loop;
+}
+
+/*
+ * Whether the file's derived images ('dimg' references: grids, overlays, identity items) refer back to
+ * themselves, directly or through others, or are more than any photo has. libheif 1.15 (Debian 12's) follows
+ * such a loop until its stack overflows, or until it cannot start another decoding thread and throws from a C++
+ * thread, which aborts the process: a 1 KB file would crash the scan. So the references are read here first.
+ * Returns 1 to refuse the file, 0 otherwise (no meta or iref box is no loop; a box libheif will reject anyway
+ * is left to it).
+ */
+static int shelf_heif_has_reference_loop(const uint8_t *d, size_t size) {
+    uint32_t type;
+    size_t payload, box_end, at = 0, meta = 0, meta_end = 0;
+    while (shelf_box(d, at, size, &type, &payload, &box_end)) {
+        if (type == SHELF_FOURCC('m', 'e', 't', 'a')) { meta = payload + 4; meta_end = box_end; break; }
+        at = box_end;
+    }
+    if (meta == 0 || meta > meta_end) return 0;
+    size_t iref = 0, iref_end = 0;
+    for (at = meta; shelf_box(d, at, meta_end, &type, &payload, &box_end); at = box_end) {
+        if (type == SHELF_FOURCC('i', 'r', 'e', 'f')) { iref = payload; iref_end = box_end; break; }
+    }
+    if (iref == 0 || iref + 4 > iref_end) return 0;
+    const int wide = d[iref] != 0; /* version 1: 32-bit item IDs */
+    const size_t id_size = wide ? 4 : 2;
+    shelf_ref *refs = malloc(sizeof(shelf_ref) * SHELF_HEIF_MAX_REFS);
+    if (!refs) return 0;
+    size_t n = 0;
+    int refuse = 0;
+    for (at = iref + 4; !refuse && shelf_box(d, at, iref_end, &type, &payload, &box_end); at = box_end) {
+        if (type != SHELF_FOURCC('d', 'i', 'm', 'g') || payload + id_size + 2 > box_end) continue;
+        const uint32_t source = wide ? shelf_be32(d + payload) : (uint32_t)(d[payload] << 8 | d[payload + 1]);
+        size_t q = payload + id_size;
+        const size_t count = (size_t)(d[q] << 8 | d[q + 1]);
+        q += 2;
+        for (size_t k = 0; k < count && q + id_size <= box_end; k++, q += id_size) {
+            if (n == SHELF_HEIF_MAX_REFS) { refuse = 1; break; }
+            refs[n].from = source;
+            refs[n].to = wide ? shelf_be32(d + q) : (uint32_t)(d[q] << 8 | d[q + 1]);
+            n++;
+        }
+    }
+    if (!refuse && n > 0) refuse = shelf_refs_loop(refs, n);
+    free(refs);
+    return refuse;
+}
+
 static int shelf_heif_open(const void *data, size_t size, struct heif_context **ctx, struct heif_image_handle **primary,
                            shelf_codec_error *err) {
     err->code = SHELF_OK;
@@ -64,6 +184,8 @@ static int shelf_heif_open(const void *data, size_t size, struct heif_context **
     *primary = NULL;
     pthread_once(&shelf_heif_once, shelf_heif_init_once);
     if (data == NULL || size == 0) return shelf_heif_fail_with(SHELF_ERR_TRUNCATED, err, "no data");
+    if (shelf_heif_has_reference_loop((const uint8_t *)data, size))
+        return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err, "a derived image refers back to itself, or to too many images");
     struct heif_context *c = heif_context_alloc();
     if (!c) return shelf_heif_fail_with(SHELF_ERR_NOMEM, err, "cannot allocate a libheif context");
     /* Without copy: Swift keeps `data` alive for the whole call. */

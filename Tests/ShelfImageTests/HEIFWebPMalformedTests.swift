@@ -38,6 +38,22 @@ struct HEIFWebPMalformedTests {
         #expect(wrongCode.isEmpty, "\(name): cuts with the wrong error: \(wrongCode.prefix(20))")
     }
 
+    /// Found by the fuzzer: a 1 KB HEIC whose derived image (item 2, a 'dimg' reference) is its own source. libheif
+    /// 1.15 followed the loop until it could start no more decoding threads and aborted the process (or, decoding on
+    /// one thread, until its stack overflowed). The shim reads the references first and calls the file damaged.
+    @Test func aDerivedImageReferringToItselfIsDamagedNotACrash() throws {
+        let data = TestImages.fixture("heic-derived-loop.heic")
+        for scale in [1, 2] {
+            guard case .failure(let e) = MalformedInputTests.outcome(data, scale: scale) else {
+                Issue.record("decoded a file whose image is derived from itself")
+                continue
+            }
+            #expect(MalformedInputTests.dataCodes.contains(e.code), "\(e)")
+            #expect(e.cause?.contains("refers back to itself") == true, "\(e)")
+        }
+        #expect(throws: ShelfImageError.self) { _ = try ImageDecoder.info(data) }
+    }
+
     @Test(arguments: bases)
     func bitFlipsNeverCrash(_ name: String) throws {
         let data = TestImages.fixture(name)
