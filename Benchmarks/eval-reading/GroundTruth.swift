@@ -123,8 +123,9 @@ enum GroundTruth {
         for name in names {
             let json = truth.appendingPathComponent(name), stem = (name as NSString).deletingPathExtension
             let photo = directory.appendingPathComponent(stem + ".jpg")
-            guard FileManager.default.fileExists(atPath: photo.path), let text = try? String(contentsOf: json, encoding: .utf8),
-                  text.range(of: "\"title\": \"[^\"]", options: .regularExpression) != nil else { continue }
+            guard FileManager.default.fileExists(atPath: photo.path), let data = try? Data(contentsOf: json),
+                  let file = try? JSONDecoder().decode(File.self, from: data),
+                  file.spines.contains(where: { !($0.title ?? "").isEmpty }) else { continue }
             if stem == "IMG_1346" { tuned.append((photo, json)) } else { held.append((photo, json)) }
         }
         return (tuned, held)

@@ -59,6 +59,7 @@ static int shelf_heif_fail_with(int code, shelf_codec_error *err, const char *me
 /* Opens the context and the primary image handle; on failure fills err and releases what it opened. */
 /* ISOBMFF boxes, read only as far as the item references: big-endian fields, every read bounds-checked. */
 static uint32_t shelf_be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint32_t shelf_be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
 
 /* The box at `at` within [0, end): its type, where its payload starts and where it ends. 0 when malformed. */
 static int shelf_box(const uint8_t *d, size_t at, size_t end, uint32_t *type, size_t *payload, size_t *box_end) {
@@ -160,14 +161,14 @@ static int shelf_heif_has_reference_loop(const uint8_t *d, size_t size) {
     int refuse = 0;
     for (at = iref + 4; !refuse && shelf_box(d, at, iref_end, &type, &payload, &box_end); at = box_end) {
         if (type != SHELF_FOURCC('d', 'i', 'm', 'g') || payload + id_size + 2 > box_end) continue;
-        const uint32_t source = wide ? shelf_be32(d + payload) : (uint32_t)(d[payload] << 8 | d[payload + 1]);
+        const uint32_t source = wide ? shelf_be32(d + payload) : shelf_be16(d + payload);
         size_t q = payload + id_size;
-        const size_t count = (size_t)(d[q] << 8 | d[q + 1]);
+        const size_t count = shelf_be16(d + q);
         q += 2;
         for (size_t k = 0; k < count && q + id_size <= box_end; k++, q += id_size) {
             if (n == SHELF_HEIF_MAX_REFS) { refuse = 1; break; }
             refs[n].from = source;
-            refs[n].to = wide ? shelf_be32(d + q) : (uint32_t)(d[q] << 8 | d[q + 1]);
+            refs[n].to = wide ? shelf_be32(d + q) : shelf_be16(d + q);
             n++;
         }
     }
