@@ -38,6 +38,9 @@ W, H = 3200, 2400
 # lost on a shelf unlike them (close-ups of a few thick books, flat colours, a clean sensor). Off by default, and
 # then no extra random draw is made: the same seed gives the same photos as before the option existed.
 VARIETY = False
+# --display SHARE: that share of the boards hold no standing row, only stacks of books lying spine-on and face-out
+# pictures (a display shelf, the top of a bookcase). Off by default, with no extra draw.
+DISPLAY = 0.0
 
 
 def title(rng):
@@ -127,8 +130,74 @@ def quad_rotated(cx, cy, w, h, angle_deg):
     return pts
 
 
+def lying_stack(canvas, rng, x, sw, top, floor, books, row, thickness=(30, 70), shorter=40):
+    """A spine-on stack of lying books about `sw` long on the board at `floor`, staggered."""
+    y = floor
+    for _ in range(rng.randint(2, 5)):
+        t = rng.randint(*thickness)
+        if y - t < top + 20:
+            break
+        length = sw - rng.randint(0, shorter)
+        sp = spine_image(rng, t, length)  # drawn standing, then laid down
+        lying = np.ascontiguousarray(np.rot90(sp, 1 if rng.random() < 0.5 else -1))
+        bx = x + rng.randint(0, sw - length)
+        paste(canvas, lying, bx, y - t)
+        # As the book would stand: turned upright, its top is at the left end or the right end.
+        books.append({"polygon": [[bx, y], [bx, y - t], [bx + length, y - t], [bx + length, y]],
+                      "lying": True, "row": row})
+        y -= t + rng.randint(0, 3)
+
+
+def cover_image(rng, w, h):
+    """A book standing face-out: its title across the cover in two or three lines of large print, the author
+    smaller, a band or a picture panel (long edges across, as a stack's books have)."""
+    base = colour(rng)
+    img = Image.fromarray(texture(rng, w, h, base, amount=8).astype(np.uint8))
+    d = ImageDraw.Draw(img)
+    ink = (245, 240, 230) if sum(base) < 360 else (20, 20, 25)
+    if rng.random() < 0.6:  # a picture panel
+        y0 = int(h * rng.uniform(0.35, 0.55))
+        d.rectangle([int(w * 0.08), y0, int(w * 0.92), int(h * rng.uniform(0.8, 0.9))], fill=colour(rng))
+    if rng.random() < 0.5:  # a band across
+        y = int(h * rng.uniform(0.25, 0.35))
+        d.rectangle([0, y, w, y + max(4, h // 40)], fill=colour(rng))
+    f = ImageFont.truetype(os.path.join(FONT_DIR, rng.choice(FONTS)), max(14, int(w * rng.uniform(0.09, 0.14))))
+    y = int(h * rng.uniform(0.04, 0.1))
+    for _ in range(rng.randint(1, 3)):
+        d.text((int(w * 0.08), y), rng.choice(WORDS).upper() + " " + rng.choice(WORDS).upper(), font=f, fill=ink)
+        y += int(f.size * 1.25)
+    fa = ImageFont.truetype(os.path.join(FONT_DIR, rng.choice(FONTS)), max(10, f.size // 2))
+    d.text((int(w * 0.08), int(h * rng.uniform(0.9, 0.94))), rng.choice(NAMES), font=fa, fill=ink)
+    return np.asarray(img, np.float32)
+
+
+def display_board(canvas, rng, x0, x1, top, floor, books, row):
+    """A board with no standing row: stacks of books lying spine-on, as long as books stand tall, with bare
+    board between them and a picture frame or two standing face-out (as a cover shown on display)."""
+    height = floor - top
+    x = x0 + rng.randint(20, 160)
+    while x < x1 - 250:
+        room = x1 - x
+        r = rng.random()
+        if r < 0.65:
+            sw = min(room, int(height * rng.uniform(0.5, 1.0)))
+            lying_stack(canvas, rng, x, sw, top, floor, books, row, thickness=(22, 75), shorter=int(0.25 * sw))
+            x += sw + rng.randint(60, 420)
+        elif r < 0.85:
+            fw, fh = rng.randint(260, 480), int(height * rng.uniform(0.5, 0.85))
+            fw = min(fw, room)
+            picture = cover_image(rng, fw, fh) if rng.random() < 0.6 else texture(rng, fw, fh, colour(rng), amount=30)
+            paste(canvas, picture, x, floor - fh)
+            x += fw + rng.randint(40, 300)
+        else:
+            x += rng.randint(150, 500)
+
+
 def fill_row(canvas, rng, x0, x1, top, floor, books, row):
     """Books, stacks and clutter along one compartment, left to right."""
+    if DISPLAY and rng.random() < DISPLAY:
+        display_board(canvas, rng, x0, x1, top, floor, books, row)
+        return
     x = x0 + rng.randint(0, 40)
     height = floor - top
     # With --variety, some rows are close-ups of thick books and some are painted in flat colour.
@@ -164,20 +233,7 @@ def fill_row(canvas, rng, x0, x1, top, floor, books, row):
             x += fw + rng.randint(5, 30)
         elif r < 0.2 and room > 250:  # a spine-on stack of lying books
             sw = rng.randint(200, min(420, room))
-            y = floor
-            for _ in range(rng.randint(2, 5)):
-                t = rng.randint(30, 70)
-                if y - t < top + 20:
-                    break
-                length = sw - rng.randint(0, 40)
-                sp = spine_image(rng, t, length)  # drawn standing, then laid down
-                lying = np.ascontiguousarray(np.rot90(sp, 1 if rng.random() < 0.5 else -1))
-                bx = x + rng.randint(0, sw - length)
-                paste(canvas, lying, bx, y - t)
-                # As the book would stand: turned upright, its top is at the left end or the right end.
-                books.append({"polygon": [[bx, y], [bx, y - t], [bx + length, y - t], [bx + length, y]],
-                              "lying": True, "row": row})
-                y -= t + rng.randint(0, 3)
+            lying_stack(canvas, rng, x, sw, top, floor, books, row)
             x += sw + rng.randint(5, 30)
         elif r < 0.23 and room > 120:  # a metal bookend
             paste(canvas, texture(rng, 14, int(height * 0.45), (170, 170, 175), amount=5), x, floor - int(height * 0.45))
@@ -234,7 +290,11 @@ def scene(rng):
         for xx in range(rng.randint(0, tile), W, tile):
             floor_tex[:, xx:xx + 6] *= 0.6
     canvas[bottom:] = floor_tex
-    back = texture(rng, cx1 - cx0, bottom - top0, tuple(int(c * 0.75) for c in wood), grain=6)
+    if DISPLAY and rng.random() < 0.5:  # a painted back, white or cream: no grain, no vertical edges
+        shade = rng.randint(190, 240)
+        back = texture(rng, cx1 - cx0, bottom - top0, (shade, shade - rng.randint(0, 12), shade - rng.randint(0, 25)), amount=6)
+    else:
+        back = texture(rng, cx1 - cx0, bottom - top0, tuple(int(c * 0.75) for c in wood), grain=6)
     paste(canvas, back, cx0, top0)
     books = []
     y = top0
@@ -316,9 +376,12 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--variety", action="store_true",
                     help="training shelves beyond the measured range: close-ups of thick books, flat colours, clean photos")
+    ap.add_argument("--display", type=float, default=0.0, metavar="SHARE",
+                    help="the share of boards holding only stacks of lying books and face-out pictures")
     args = ap.parse_args()
-    global VARIETY
+    global VARIETY, DISPLAY
     VARIETY = args.variety
+    DISPLAY = args.display
     os.makedirs(args.out, exist_ok=True)
     for i in range(args.count):
         rng = random.Random(args.seed * 1000 + i)

@@ -185,6 +185,13 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     public var lowerTopBelowConfidence: Double?
     /// Above the lowered top, the box's edge density is at most this times that below it (wall, not book).
     public var lowerTopMaxTextureAbove: Double?
+    /// A row too weakly supported to keep its standing boxes (`rowMinSupport`) keeps the lying books its stack
+    /// search cut: a board of stacks and face-out pictures has no standing spines to support it, only the
+    /// stray pieces cut between the pictures. Absent or false: the whole row is dropped.
+    public var weakRowsKeepLying: Bool?
+    /// A board holding print but no row (books lying on a painted back's board) becomes a row of lying books
+    /// (see `LyingBooks.boardBands`). Absent or false: its books are left to the print alone.
+    public var boardRows: Bool?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -193,9 +200,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.20); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.21); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.20", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.21", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -211,5 +218,6 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
         rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, dropsFramedPictures: true, textLowersTops: 0.7,
         boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true,
-        stacksInDroppedMinWidthRatio: 0.25, lowerTopMinCoverage: 0.6, lowerTopBelowConfidence: 0.9, lowerTopMaxTextureAbove: 0.6)
+        stacksInDroppedMinWidthRatio: 0.25, lowerTopMinCoverage: 0.6, lowerTopBelowConfidence: 0.9, lowerTopMaxTextureAbove: 0.6,
+        weakRowsKeepLying: true, boardRows: true)
 }

@@ -48,26 +48,8 @@ enum LyingBooks {
             let pt = Point(x: q.x * W, y: q.y * H)
             return deskew?.levelled(pt) ?? pt
         }
-        var lines: [Line] = []
-        // The detector's lines, and the print its line-finding passed over (small or thin strokes, as a
-        // cover's subtitle seen at a slant): blobs of the probability map outside every line.
-        let blobs = printBlobs(text).filter { b in
-            let c = TextEvidence.centre(b.points)
-            return !text.lines.contains { TextEvidence.contains($0.quad.points, c) }
-        }
-        for q in text.lines.map(\.quad) + blobs {
-            let c = q.points.map(toWork)
-            let dx = (c[1].x - c[0].x + c[2].x - c[3].x) / 2, dy = (c[1].y - c[0].y + c[2].y - c[3].y) / 2
-            let length = hypot(dx, dy)
-            let thickness = (hypot(c[3].x - c[0].x, c[3].y - c[0].y) + hypot(c[2].x - c[1].x, c[2].y - c[1].y)) / 2
-            guard length > 0, thickness > 0 else { continue }
-            var u = Point(x: dx / length, y: dy / length)
-            if u.x < 0 { u = Point(x: -u.x, y: -u.y) }
-            // Across the photo, and a line rather than a blot (a single letter or a logo runs either way).
-            guard abs(atan2(u.y, u.x)) * 180 / .pi <= maxAngle, length >= 1.5 * thickness else { continue }
-            let centre = TextEvidence.centre(c)
-            if standing.contains(where: { TextEvidence.contains($0.points, centre) }) { continue }
-            lines.append(Line(centre: centre, along: u, length: length, thickness: thickness, corners: c))
+        let lines = acrossLines(text, toWork, maxAngle: maxAngle).filter { l in
+            !standing.contains { TextEvidence.contains($0.points, l.centre) }
         }
         var out: [Found] = []
         for cluster in clusters(lines) {
@@ -84,6 +66,97 @@ enum LyingBooks {
             }
         }
         return out
+    }
+
+    /// The print running across the photo, in the working frame: the text detector's lines, and the print
+    /// its line-finding passed over (small or thin strokes, as a cover's subtitle seen at a slant): blobs of
+    /// the probability map outside every line.
+    static func acrossLines(_ text: TextEvidence, _ toWork: (Point) -> Point, maxAngle: Double) -> [Line] {
+        let blobs = printBlobs(text).filter { b in
+            let c = TextEvidence.centre(b.points)
+            return !text.lines.contains { TextEvidence.contains($0.quad.points, c) }
+        }
+        var lines: [Line] = []
+        for q in text.lines.map(\.quad) + blobs {
+            let c = q.points.map(toWork)
+            let dx = (c[1].x - c[0].x + c[2].x - c[3].x) / 2, dy = (c[1].y - c[0].y + c[2].y - c[3].y) / 2
+            let length = hypot(dx, dy)
+            let thickness = (hypot(c[3].x - c[0].x, c[3].y - c[0].y) + hypot(c[2].x - c[1].x, c[2].y - c[1].y)) / 2
+            guard length > 0, thickness > 0 else { continue }
+            var u = Point(x: dx / length, y: dy / length)
+            if u.x < 0 { u = Point(x: -u.x, y: -u.y) }
+            // Across the photo, and a line rather than a blot (a single letter or a logo runs either way).
+            guard abs(atan2(u.y, u.x)) * 180 / .pi <= maxAngle, length >= 1.5 * thickness else { continue }
+            lines.append(Line(centre: TextEvidence.centre(c), along: u, length: length, thickness: thickness, corners: c))
+        }
+        return lines
+    }
+
+    /// Boards holding books lying down and nothing standing. The row finder marks rows by the vertical edges
+    /// of standing spines, so a board with only stacks on it, a painted back behind them, makes no row, and
+    /// its books are left to their print alone, which misses the books whose print it does not find. Where
+    /// print runs across the photo outside every row and a line runs under it far past its ends (a board's
+    /// edge; the edges between books in a stack stop with the books), that board becomes a row of its own,
+    /// as tall as the photo's rows (with none, a little more than the print is long), so that the rows'
+    /// stack search (`RowSpines.lyingStack`) cuts its books by their edges, print or none. Working frame.
+    static func boardBands(_ m: EdgeMaps, deskew: Deskew?, text: TextEvidence, bands: [RowFinder.Band], _ p: DetectorParameters) -> [RowFinder.Band] {
+        guard let maxAngle = p.lyingTextMaxAngle, maxAngle > 0 else { return [] }
+        let W = Double(m.width), H = Double(m.height)
+        let toWork = { (q: Point) -> Point in
+            let pt = Point(x: q.x * W, y: q.y * H)
+            return deskew?.levelled(pt) ?? pt
+        }
+        let inBand = { (y: Double) in bands.contains { y >= Double($0.top) && y <= Double($0.bottom + 1) } }
+        let heights = bands.map { Double($0.bottom - $0.top + 1) }.sorted()
+        var boards: [(y: Double, height: Double)] = []
+        for cluster in clusters(acrossLines(text, toWork, maxAngle: maxAngle).filter({ !inBand($0.centre.y) })) {
+            var x0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+            for l in cluster { for c in l.corners { x0 = min(x0, c.x); x1 = max(x1, c.x); y1 = max(y1, c.y) } }
+            let thick = cluster.map(\.thickness).max() ?? 1, length = x1 - x0
+            guard length >= 4 * thick else { continue }
+            // The first line under the print running through its middle three times as long as the print and
+            // half the photo's width: books reach past their print, seldom that far.
+            let minRun = max(3 * length, 0.5 * W)
+            var y = y1 - thick / 2, board: Double?
+            while y <= min(H - 2, y1 + 0.5 * length), board == nil {
+                if runThrough(m, y: Int(y), x: Int((x0 + x1) / 2)) >= minRun { board = y }
+                y += 1
+            }
+            guard let board, !inBand(board) else { continue }
+            boards.append((board, heights.isEmpty ? 1.2 * length : heights[heights.count / 2]))
+        }
+        var out: [RowFinder.Band] = []
+        for b in boards.sorted(by: { $0.y < $1.y }) {
+            let bottom = Int(b.y.rounded())
+            // One row per board, reaching up to the row above it, never into it.
+            if let last = out.last, Double(bottom - last.bottom) < 0.25 * b.height { continue }
+            let above = (bands + out).filter { $0.bottom < bottom }.map(\.bottom).max() ?? -1
+            let top = max(above + 1, bottom - Int(b.height.rounded()))
+            guard bottom - top >= 8 else { continue }
+            out.append(RowFinder.Band(top: top, bottom: bottom))
+        }
+        return out
+    }
+
+    /// The length of the horizontal edge run through (`x`, `y`), bridged across ±1 pixel row and gaps of up
+    /// to two pixels.
+    static func runThrough(_ m: EdgeMaps, y: Int, x: Int) -> Double {
+        let w = m.width, h = m.height
+        guard y >= 0, y < h, x >= 0, x < w else { return 0 }
+        func lit(_ x: Int) -> Bool {
+            for d in -1...1 where y + d >= 0 && y + d < h && m.horizontal[(y + d) * w + x] > 0.3 { return true }
+            return false
+        }
+        guard lit(x) else { return 0 }
+        func end(_ step: Int) -> Int {
+            var last = x, i = x + step
+            while i >= 0, i < w, abs(i - last) <= 3 {
+                if lit(i) { last = i }
+                i += step
+            }
+            return last
+        }
+        return Double(end(1) - end(-1) + 1)
     }
 
     /// The finder's boxes as detections in the photo's frame, each in the row its middle is nearest to,

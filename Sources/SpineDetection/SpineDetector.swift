@@ -47,13 +47,21 @@ public struct SpineDetector: Sendable {
         var spines: [DetectedSpine] = []
         var cues: [[Double]] = [], appearance: [[Double]] = []
         var ceiling = 0
-        let bands = RowFinder.rows(maps, p)
+        var bands = RowFinder.rows(maps, p)
+        // Boards with books lying on them and nothing standing, made rows of their own: only their lying books count.
+        var boardOnly = Set<Int>()
+        if let text, p.boardRows == true {
+            let boards = LyingBooks.boardBands(maps, deskew: deskew, text: text, bands: bands, p)
+            let all = (bands.map { ($0, false) } + boards.map { ($0, true) }).sorted { $0.0.top < $1.0.top }
+            bands = all.map(\.0)
+            boardOnly = Set(all.indices.filter { all[$0].1 })
+        }
         var standing: [(quad: Quad, lying: Bool)] = []
         // The text lines in the frame the rows are found in.
         let workingLines = (text?.lines ?? []).map { line in
             line.quad.points.map { pt in deskew?.levelled(Point(x: pt.x * W, y: pt.y * H)) ?? Point(x: pt.x * W, y: pt.y * H) }
         }
-        for band in bands {
+        for (bandIndex, band) in bands.enumerated() {
             defer { ceiling = band.bottom + 1 }
             let rowIndex = rows.count
             // In the photo's own frame: where the levelled band's lines cross the centre column, and their tilt.
@@ -61,8 +69,9 @@ public struct SpineDetector: Sendable {
             rows.append(ShelfRow(index: rowIndex, top: atCentre(Double(band.top)), bottom: atCentre(Double(band.bottom + 1)),
                                  slope: deskew.map { tan($0.angle) * W / H } ?? 0))
             var found = RowSpines.find(maps, band, ceiling: ceiling, lines: workingLines, p)
+            if boardOnly.contains(bandIndex) { found = found.filter(\.lying) }
             let support = Self.rowSupport(found)
-            if let floor = p.rowMinSupport, support < floor { found = [] }
+            if let floor = p.rowMinSupport, support < floor { found = p.weakRowsKeepLying == true ? found.filter(\.lying) : [] }
             let rowH = Double(band.bottom - band.top + 1)
             let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
             let inPhoto = { (found: [RowSpines.Found]) in

@@ -204,6 +204,73 @@ private func textEvidence(_ lines: [Quad], on image: RGBImage) -> TextEvidence {
         #expect(found.allSatisfy { $0.spineOn })
     }
 
+    /// A shelf whose lower board holds two stacks of books lying spine-on and nothing standing, a painted back
+    /// behind them; the text detector found the print of only some of the books.
+    private struct StacksOnABoard {
+        var shelf = DrawnShelf(width: 640, height: 480)
+        var books: [Quad] = []
+        var printLines: [Quad] = []
+
+        init() {
+            shelf.standing(from: 20, floorY: 190, widths: [44, 52, 40, 60, 48, 38, 50, 46, 42, 56, 40], heights: [150, 140, 160])
+            shelf.board(y: 190, thickness: 22)
+            shelf.board(y: 430, thickness: 30)
+            // (left end, length, thickness, print found): staggered, in different colours, bottom book first.
+            let stacks: [[(x: Double, length: Double, thickness: Double, printed: Bool)]] = [
+                [(90, 190, 22, true), (100, 170, 18, false), (84, 200, 26, true), (96, 180, 16, false)],
+                [(380, 170, 24, false), (372, 185, 20, true), (390, 160, 22, false)],
+            ]
+            for (n, stack) in stacks.enumerated() {
+                var bottom = 430.0
+                for (k, b) in stack.enumerated() {
+                    let top = bottom - b.thickness
+                    let book = Quad(topLeft: Point(x: b.x, y: top), topRight: Point(x: b.x + b.length, y: top),
+                                    bottomRight: Point(x: b.x + b.length, y: bottom), bottomLeft: Point(x: b.x, y: bottom))
+                    shelf.fill(book, DrawnShelf.palette[(3 * n + k) % DrawnShelf.palette.count])
+                    shelf.rect(b.x, top, b.length, 1.5, (15, 15, 15))
+                    // Every spine carries its title; the text detector reports only some of them.
+                    let line = Quad(topLeft: Point(x: b.x + 25, y: top + 0.3 * b.thickness), topRight: Point(x: b.x + b.length - 35, y: top + 0.3 * b.thickness),
+                                    bottomRight: Point(x: b.x + b.length - 35, y: top + 0.7 * b.thickness), bottomLeft: Point(x: b.x + 25, y: top + 0.7 * b.thickness))
+                    shelf.fill(line, (245, 245, 240))
+                    if b.printed { printLines.append(line) }
+                    books.append(book)
+                    bottom = top - 1
+                }
+            }
+        }
+
+        func normalized(_ q: Quad) -> [Point] {
+            q.points.map { Point(x: $0.x / Double(shelf.image.width), y: $0.y / Double(shelf.image.height)) }
+        }
+    }
+
+    @Test func aBoardOfStacksWithNothingStandingIsARowOfLyingBooks() {
+        let f = StacksOnABoard()
+        let p = DetectorParameters.bundled
+        let maps = EdgeMaps(f.shelf.image, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let text = textEvidence(f.printLines, on: f.shelf.image)
+        // The row finder sees the standing row only; the board under the print becomes a row of its own.
+        let rows = RowFinder.rows(maps, p)
+        #expect(rows.count == 1 && rows.allSatisfy { $0.bottom < 200 }, "rows \(rows)")
+        let boards = LyingBooks.boardBands(maps, deskew: nil, text: text, bands: rows, p)
+        #expect(boards.count == 1, "boards \(boards)")
+        if let board = boards.first {
+            #expect(abs(board.bottom - 430) <= 3, "board \(board)")
+            #expect(board.top > rows[0].bottom && board.top < 430 - 26 - 22 - 18 - 16)
+        }
+        func found(_ p: DetectorParameters) -> [Int] {
+            let lying = SpineDetector(parameters: p).detect(f.shelf.image, text: text).spines.filter(\.lying)
+            return f.books.indices.filter { k in lying.contains { PolygonIoU.iou($0.quad.points, f.normalized(f.books[k])) > 0.5 } }
+        }
+        // Books whose print went unseen are cut from the stack by their edges (the second of the first stack
+        // among them); without the board's row, the print alone finds none of these books.
+        let withBoards = found(p)
+        #expect(withBoards.count >= 4 && withBoards.contains(1), "books found: \(withBoards)")
+        var without = p
+        without.boardRows = false
+        #expect(found(without).isEmpty)
+    }
+
     @Test func levellingRoundTrips() {
         let d = Deskew(angle: 0.05, centre: Point(x: 320, y: 240))
         let p = Point(x: 100, y: 400)
