@@ -41,6 +41,9 @@ VARIETY = False
 # --display SHARE: that share of the boards hold no standing row, only stacks of books lying spine-on and face-out
 # pictures (a display shelf, the top of a bookcase). Off by default, with no extra draw.
 DISPLAY = 0.0
+# --in-front SHARE: that share of the rows have a stack of books lying in front of them, hiding the standing books'
+# feet. Off by default, with no extra draw.
+IN_FRONT = 0.0
 
 
 def title(rng):
@@ -193,6 +196,47 @@ def display_board(canvas, rng, x0, x1, top, floor, books, row):
             x += rng.randint(150, 500)
 
 
+def stack_in_front(canvas, rng, x0, x1, top, floor, books, first, row):
+    """A stack of books lying spine-on in front of a row, hiding the feet of the books standing behind it. A book
+    behind it whose visible part is a clean strip keeps that strip as its truth; one it hides partly across
+    (an L-shaped part shows), or hides nearly whole, is don't-care."""
+    height = floor - top
+    length = int(height * rng.uniform(0.5, 0.95))
+    if x1 - x0 < length + 40:
+        return
+    sx = rng.randint(x0 + 10, x1 - length - 10)
+    silhouette = {}
+    y = floor
+    for _ in range(rng.randint(2, 4)):
+        t = rng.randint(25, 70)
+        if y - t < top + height * 0.3:
+            break
+        bl = length - rng.randint(0, int(0.2 * length))
+        sp = spine_image(rng, t, bl)
+        lying = np.ascontiguousarray(np.rot90(sp, 1 if rng.random() < 0.5 else -1))
+        bx = sx + rng.randint(0, length - bl)
+        paste(canvas, lying, bx, y - t)
+        for xx in range(bx, bx + bl):
+            silhouette[xx] = min(silhouette.get(xx, floor), y - t)
+        books.append({"polygon": [[bx, y], [bx, y - t], [bx + bl, y - t], [bx + bl, y]], "lying": True, "row": row})
+        y -= t + rng.randint(0, 3)
+    for b in books[first:]:
+        if b["lying"] or b.get("partial"):
+            continue
+        xs = [p[0] for p in b["polygon"]]
+        bx0, bx1 = int(min(xs)), int(max(xs))
+        tops = [silhouette.get(xx) for xx in range(bx0, bx1 + 1)]
+        if all(t is None for t in tops):
+            continue
+        btop = min(p[1] for p in b["polygon"])
+        upright = len(b["polygon"]) == 4 and abs(b["polygon"][0][1] - b["polygon"][1][1]) < 1e-6
+        if None in tops or not upright or max(tops) - min(tops) > 12 or min(tops) - btop < 0.3 * (floor - btop):
+            b["partial"] = True
+            continue
+        cut = min(tops)
+        b["polygon"] = [[bx0, btop], [bx1, btop], [bx1, cut], [bx0, cut]]
+
+
 def fill_row(canvas, rng, x0, x1, top, floor, books, row):
     """Books, stacks and clutter along one compartment, left to right."""
     if DISPLAY and rng.random() < DISPLAY:
@@ -305,7 +349,10 @@ def scene(rng):
         top, floor = y + board, y + board + heights[r]
         # Shade under the board above: real compartments are darker at the top.
         canvas[max(0, top):max(0, top + 60), max(0, inner0):inner1] *= 0.75
+        first = len(books)
         fill_row(canvas, rng, inner0, inner1, top, floor, books, r)
+        if IN_FRONT and rng.random() < IN_FRONT:
+            stack_in_front(canvas, rng, inner0, inner1, top, floor, books, first, r)
         y = floor
     paste(canvas, texture(rng, cx1 - cx0, board, wood, grain=8, vertical=False), cx0, y)
     for x in (cx0, cx1 - side):
@@ -365,7 +412,7 @@ def photograph(canvas, books, rng):
         if x1 - x0 < 4 or y1 - y0 < 4:
             continue
         out.append({"polygon": poly, "bbox": [round(x0), round(y0), round(x1 - x0), round(y1 - y0)],
-                    "title": "", "author": "", "lying": b["lying"], "row": b["row"], "partial": not inside})
+                    "title": "", "author": "", "lying": b["lying"], "row": b["row"], "partial": not inside or b.get("partial", False)})
     return img, out
 
 
@@ -378,8 +425,11 @@ def main():
                     help="training shelves beyond the measured range: close-ups of thick books, flat colours, clean photos")
     ap.add_argument("--display", type=float, default=0.0, metavar="SHARE",
                     help="the share of boards holding only stacks of lying books and face-out pictures")
+    ap.add_argument("--in-front", type=float, default=0.0, metavar="SHARE",
+                    help="the share of rows with a stack of books lying in front of them")
     args = ap.parse_args()
-    global VARIETY, DISPLAY
+    global VARIETY, DISPLAY, IN_FRONT
+    IN_FRONT = args.in_front
     VARIETY = args.variety
     DISPLAY = args.display
     os.makedirs(args.out, exist_ok=True)
