@@ -192,6 +192,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// A board holding print but no row (books lying on a painted back's board) becomes a row of lying books
     /// (see `LyingBooks.boardBands`). Absent or false: its books are left to the print alone.
     public var boardRows: Bool?
+    /// A stack lying in front of a row, across several of its boxes, ends the boxes behind it at its top and is
+    /// cut into its books (see `RowSpines.inFront`). Absent or false: the row's boxes run down through it.
+    public var stacksInFront: Bool?
 
     /// The parameters shipped in models/detection, or the compiled-in defaults if the file is missing.
     public static let bundled: DetectorParameters = (try? load(file: "detector-v2.json")) ?? .fallback
@@ -200,9 +203,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.21); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.22); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.21", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.22", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -219,5 +222,5 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, dropsFramedPictures: true, textLowersTops: 0.7,
         boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true,
         stacksInDroppedMinWidthRatio: 0.25, lowerTopMinCoverage: 0.6, lowerTopBelowConfidence: 0.9, lowerTopMaxTextureAbove: 0.6,
-        weakRowsKeepLying: true, boardRows: true)
+        weakRowsKeepLying: true, boardRows: true, stacksInFront: true)
 }

@@ -69,7 +69,91 @@ enum RowSpines {
                                     minRatio: p.minWidthRatio, maxRatio: p.maxWidthRatio,
                                     peakRadius: Int(p.peakRadius.rounded()))
         let cuts = Segmenter.cuts(suppressingStacks(m, band, prof.score, p), lo: 0, hi: w - 1, prior)
-        return pieces(cuts, m, band, ceiling: ceiling, prof: prof, prior: prior, retry: true, lines: lines, p)
+        let found = pieces(cuts, m, band, ceiling: ceiling, prof: prof, prior: prior, retry: true, lines: lines, p)
+        return p.stacksInFront == true ? inFront(m, band, found, p) : found
+    }
+
+    /// Stacks of books lying in front of the row, hiding the feet of the books standing behind them. The row's
+    /// boundaries run down through such a stack, so the books behind get boxes reaching the board and the stack
+    /// is cut into narrow "standing" pieces. What shows it: long horizontal edges low in the row, longer than
+    /// any standing book is wide and running across several of the row's boxes (a standing row has none; a
+    /// lying book's edges run its whole length). The boxes behind it end at its top, boxes hidden nearly whole
+    /// are dropped, and the stack itself is cut into its books as the rows' stacks are.
+    static func inFront(_ m: EdgeMaps, _ band: RowFinder.Band, _ found: [Found], _ p: DetectorParameters) -> [Found] {
+        let w = m.width, h = m.height
+        let rowH = Double(band.bottom - band.top + 1)
+        let minLength = Int(0.6 * rowH)
+        let y0 = band.top + Int(0.35 * rowH), y1 = band.bottom - max(2, Int(0.04 * rowH))
+        guard y1 > y0, minLength > 4 else { return found }
+        // Long horizontal runs, one per edge (the ±1 row bridging makes each edge three rows deep).
+        var lines: [(y: Int, x0: Int, x1: Int)] = []
+        m.horizontal.withUnsafeBufferPointer { H in
+            for y in y0...y1 {
+                var start = -1, last = -1
+                for x in 0...w {
+                    var lit = false
+                    if x < w { for d in -1...1 where y + d >= 0 && y + d < h && H[(y + d) * w + x] > 0.25 { lit = true; break } }
+                    if lit { if start < 0 { start = x }; last = x } else if start >= 0 && x - last > 2 || x == w {
+                        if start >= 0, last - start + 1 >= minLength {
+                            if let prev = lines.last, y - prev.y <= 2, min(prev.x1, last) - max(prev.x0, start) > minLength / 2 {
+                                lines[lines.count - 1] = (y, min(prev.x0, start), max(prev.x1, last))
+                            } else {
+                                lines.append((y, start, last))
+                            }
+                        }
+                        start = -1
+                    }
+                }
+            }
+        }
+        guard lines.count >= 2 else { return found }
+        // Lines over one another along most of the shorter one's length are one stack's.
+        var stacks: [[(y: Int, x0: Int, x1: Int)]] = []
+        for l in lines {
+            if let k = stacks.firstIndex(where: { s in s.contains { o in Double(min(o.x1, l.x1) - max(o.x0, l.x0)) >= 0.6 * Double(min(o.x1 - o.x0, l.x1 - l.x0)) } }) {
+                stacks[k].append(l)
+            } else {
+                stacks.append([l])
+            }
+        }
+        var out = found
+        var books: [Found] = []
+        for s in stacks where s.count >= 2 {
+            let top = s.map(\.y).min()!, x0 = s.map(\.x0).min()!, x1 = s.map(\.x1).max()!
+            guard Double(band.bottom - top) >= 0.08 * rowH else { continue }
+            func centre(_ f: Found) -> Double { f.quad.points.map(\.x).reduce(0, +) / 4 }
+            let behind = out.indices.filter { !out[$0].lying && (Double(x0)...Double(x1)).contains(centre(out[$0])) }
+            // In front of a row: across at least two of its boxes, not a stack the row's cuts already found.
+            guard behind.count >= 2, !out.contains(where: { $0.lying && (Double(x0)...Double(x1)).contains(centre($0)) }) else { continue }
+            // The boundaries of the books behind stop at its top: a standing row's run on down through any line
+            // across it (a band printed at one height on every spine, a shadow).
+            let strip = RowFinder.Band(top: min(band.bottom, top + 2), bottom: max(top + 2, band.bottom - 1))
+            let inset = (x1 - x0) / 8
+            let through = ((x0 + inset)...(x1 - inset)).filter { verticalRun(m, strip, x: $0) >= 0.6 * Double(strip.bottom - strip.top + 1) }
+            var crossings = 0, previous = -10
+            for x in through { if x - previous > 3 { crossings += 1 }; previous = x }
+            guard crossings * 4 <= behind.count else { continue }
+            // And it parts into lying books, two at least: a box or a picture frame standing low in the row has
+            // long edges across it and no boundary inside it too, but no books.
+            let sub = RowFinder.Band(top: max(band.top, top - 2), bottom: band.bottom)
+            let stack = lyingStack(m, sub, left: Line(x: Double(x0), slope: 0), right: Line(x: Double(x1 + 1), slope: 0),
+                                   yc: Double(sub.top + sub.bottom) / 2, byPrint: true, rowHeight: rowH, p)
+            guard stack.books.count >= 2 else { continue }
+            var drop: [Int] = []
+            for k in behind {
+                let q = out[k].quad
+                let boxTop = min(q.topLeft.y, q.topRight.y)
+                if Double(top) - boxTop < 0.3 * (Double(band.bottom) - boxTop) { drop.append(k); continue }
+                out[k].quad = Quad(topLeft: q.topLeft, topRight: q.topRight,
+                                   bottomRight: Point(x: q.topRight.x + (q.bottomRight.x - q.topRight.x) * (Double(top) - q.topRight.y) / max(1, q.bottomRight.y - q.topRight.y), y: Double(top)),
+                                   bottomLeft: Point(x: q.topLeft.x + (q.bottomLeft.x - q.topLeft.x) * (Double(top) - q.topLeft.y) / max(1, q.bottomLeft.y - q.topLeft.y), y: Double(top)))
+            }
+            for k in drop.sorted(by: >) { out.remove(at: k) }
+            books += stack.books
+        }
+        guard !books.isEmpty || out.count != found.count else { return out }
+        func key(_ f: Found) -> Double { min(f.quad.topLeft.x, f.quad.bottomLeft.x, f.quad.topRight.x, f.quad.bottomRight.x) }
+        return (out + books).enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
     }
 
     /// The boundary threshold for one row. Soft focus, haze or a dim shelf lower every boundary's score
@@ -362,7 +446,7 @@ enum RowSpines {
     /// `byPrint`: the piece's print already shows a stack (`TextSupport.holdsStack`), so two lines across it
     /// suffice, whatever the vertical edges of its sides and of the wall above.
     static func lyingStack(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double,
-                           byPrint: Bool = false, _ p: DetectorParameters) -> (books: [Found], span: ClosedRange<Int>?) {
+                           byPrint: Bool = false, rowHeight: Double? = nil, _ p: DetectorParameters) -> (books: [Found], span: ClosedRange<Int>?) {
         let w = m.width
         // The stack's own columns first: where horizontal edges are dense. A piece this wide often also
         // holds the wall beside the stack and the cabinet side's long vertical edge, which would outvote
@@ -371,7 +455,10 @@ enum RowSpines {
         let x0 = max(0, Int(min(left.at(Double(band.top), yc), left.at(Double(band.bottom), yc))))
         let x1 = min(w - 1, Int(max(right.at(Double(band.top), yc), right.at(Double(band.bottom), yc))))
         guard x1 > x0 else { return ([], nil) }
-        let rowH = Double(band.bottom - band.top + 1)
+        let bandH = Double(band.bottom - band.top + 1)
+        // How long a lying book may be is the row's matter: a stack in front of a row is searched in the
+        // strip it fills, against the height of the row behind it.
+        let rowH = rowHeight ?? bandH
         let runs = longRuns(m, band, x0: x0, x1: x1, minLength: max(6, Int(0.12 * rowH)))
         let sm = RowFinder.boxSmooth(runs.horizontal, radius: 2)
         let peak = sm.max() ?? 0
@@ -403,8 +490,8 @@ enum RowSpines {
         // The stack starts at its first full-width edge from the top; above it is the wall behind.
         var start = 0
         for i in 0..<n where cov[i] >= p.topEdgeCoverage { start = i; break }
-        let across = edgeLines(Array(cov.dropFirst(Int(0.05 * rowH))), threshold: 0.7)
-        guard hSum / Double(b - a + 1) / rowH > p.lyingMinEdgeDensity,
+        let across = edgeLines(Array(cov.dropFirst(Int(0.05 * bandH))), threshold: 0.7)
+        guard hSum / Double(b - a + 1) / bandH > p.lyingMinEdgeDensity,
               hSum > p.lyingDominance * vSum || (across >= 2 && (byPrint || hSum > vSum)) else { return ([], nil) }
         let stackW = right.x - left.x
         let prior = Segmenter.Prior(length: stackW, median: p.lyingThicknessRatioMedian,
@@ -469,6 +556,21 @@ enum RowSpines {
             }
         }
         return (hc, vc)
+    }
+
+    /// The longest vertical edge run down column `x` inside the band (bridged across ±1 column and gaps of a
+    /// pixel or two).
+    static func verticalRun(_ m: EdgeMaps, _ band: RowFinder.Band, x: Int) -> Double {
+        let w = m.width
+        guard x >= 0, x < w, band.bottom >= band.top else { return 0 }
+        var run = 0, best = 0, gap = 0
+        for y in band.top...band.bottom {
+            var lit = false
+            for dx in -1...1 where x + dx >= 0 && x + dx < w && m.vertical[y * w + x + dx] > 0.25 { lit = true; break }
+            if lit { run += 1 + gap; gap = 0 } else if run > 0 && gap < 2 { gap += 1 } else { run = 0; gap = 0 }
+            best = max(best, run)
+        }
+        return Double(best)
     }
 
     /// How many separate lines (runs of pixel rows) reach `threshold` coverage.
