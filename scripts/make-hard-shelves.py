@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Hard synthetic shelf photos with exact ground truth, from a generator written apart from samples/generate.py.
 
-    scripts/make-hard-shelves.py --out /tmp/hard-shelves [--count 12] [--seed 2026] [--variety]
+    scripts/make-hard-shelves.py --out /tmp/hard-shelves [--count 12] [--seed 2026] [--variety] [--display SHARE]
+        [--in-front SHARE]
     swift build -c release --product eval-detection
     .build/release/eval-detection --synthetic-hard /tmp/hard-shelves --runs 0 --explain
 
@@ -176,7 +177,8 @@ def cover_image(rng, w, h):
 
 def display_board(canvas, rng, x0, x1, top, floor, books, row):
     """A board with no standing row: stacks of books lying spine-on, as long as books stand tall, with bare
-    board between them and a picture frame or two standing face-out (as a cover shown on display)."""
+    board between them, books standing face-out (their covers are not spines: no truth, so a box on one is
+    wrong) and plain pictures."""
     height = floor - top
     x = x0 + rng.randint(20, 160)
     while x < x1 - 250:
