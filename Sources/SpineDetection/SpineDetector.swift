@@ -71,7 +71,7 @@ public struct SpineDetector: Sendable {
             var found = RowSpines.find(maps, band, ceiling: ceiling, lines: workingLines, p)
             if boardOnly.contains(bandIndex) { found = found.filter(\.lying) }
             let support = Self.rowSupport(found)
-            if let floor = p.rowMinSupport, support < floor { found = p.weakRowsKeepLying == true ? found.filter(\.lying) : [] }
+            found = Self.supported(found, support: support, p)
             let rowH = Double(band.bottom - band.top + 1)
             let back = { (pt: Point) in norm(deskew?.source(pt) ?? pt, W, H) }
             let inPhoto = { (found: [RowSpines.Found]) in
@@ -296,6 +296,14 @@ public struct SpineDetector: Sendable {
     /// How much a row looks like books as a whole: the median confidence of its standing spines. Books
     /// stand in runs with clear boundaries, so most of a real row's cuts are strong; a floor, a pavement or
     /// a wall cut into "spines" by grain and cracks gives a row of weak ones, whatever single cut stands out.
+    /// What a row keeps of its boxes: all of them when its support reaches `rowMinSupport`; else none, or with
+    /// `weakRowsKeepLying` its lying books (a board of stacks and face-out pictures has no standing spines to
+    /// support it, only stray pieces cut between the pictures).
+    static func supported(_ found: [RowSpines.Found], support: Double, _ p: DetectorParameters) -> [RowSpines.Found] {
+        guard let floor = p.rowMinSupport, support < floor else { return found }
+        return p.weakRowsKeepLying == true ? found.filter(\.lying) : []
+    }
+
     static func rowSupport(_ found: [RowSpines.Found]) -> Double {
         let standing = found.filter { !$0.lying }
         let c = (standing.isEmpty ? found : standing).map(\.confidence).sorted()

@@ -21,6 +21,20 @@ import ShelfImage
         #expect(SpineDetector.rowSupport([]) == 0)
     }
 
+    @Test func aWeakRowKeepsItsLyingBooksOnly() {
+        // Stray pieces between face-out pictures, and a stack the row's search cut into two books.
+        let row = [found(0.2), found(0.3), found(0.7, lying: true), found(0.8, lying: true), found(0.25)]
+        let support = SpineDetector.rowSupport(row)
+        var p = DetectorParameters.bundled
+        #expect(support < p.rowMinSupport!)
+        let kept = SpineDetector.supported(row, support: support, p)
+        #expect(kept.count == 2 && kept.allSatisfy(\.lying))
+        p.weakRowsKeepLying = false
+        #expect(SpineDetector.supported(row, support: support, p).isEmpty)
+        // A supported row keeps every box, standing or lying.
+        #expect(SpineDetector.supported(row, support: p.rowMinSupport!, p).count == row.count)
+    }
+
     @Test func noSpinesOnAPavementBelowTheShelf() {
         // Books on a board in the upper part; below it a grey pavement crossed by faint, irregular cracks.
         var f = DrawnShelf(width: 640, height: 560)
