@@ -56,7 +56,6 @@ static int shelf_heif_fail_with(int code, shelf_codec_error *err, const char *me
     return code;
 }
 
-/* Opens the context and the primary image handle; on failure fills err and releases what it opened. */
 /* ISOBMFF boxes, read only as far as the item references: big-endian fields, every read bounds-checked. */
 static uint32_t shelf_be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 static uint32_t shelf_be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
@@ -177,6 +176,192 @@ static int shelf_heif_has_reference_loop(const uint8_t *d, size_t size) {
     return refuse;
 }
 
+/* Bits of an HEVC parameter set's RBSP, most significant first; -1 once past the end. */
+typedef struct { const uint8_t *d; size_t n, bit; } shelf_bits;
+static int64_t shelf_bits_u(shelf_bits *b, int k) {
+    int64_t v = 0;
+    for (int i = 0; i < k; i++) {
+        if (b->bit >= b->n * 8) return -1;
+        v = v << 1 | ((b->d[b->bit >> 3] >> (7 - (b->bit & 7))) & 1);
+        b->bit++;
+    }
+    return v;
+}
+/* ue(v): Exp-Golomb; -1 when cut or longer than 32 bits. */
+static int64_t shelf_bits_ue(shelf_bits *b) {
+    int zeros = 0;
+    for (;;) {
+        int64_t bit = shelf_bits_u(b, 1);
+        if (bit < 0 || zeros > 31) return -1;
+        if (bit == 1) break;
+        zeros++;
+    }
+    int64_t rest = shelf_bits_u(b, zeros);
+    return rest < 0 ? -1 : ((int64_t)1 << zeros) - 1 + rest;
+}
+
+/*
+ * The luma size an HEVC sequence parameter set (a NAL unit, its 2-byte header first) declares: 1 with *w, *h set,
+ * 0 when it cannot be read this far (left to the decoder). H.265 7.3.2.2: the fields before the size are a few bits,
+ * the profile, tier and level (12 bytes, and per sub-layer ones), the SPS id and the chroma format.
+ */
+static int shelf_hevc_sps_size(const uint8_t *nal, size_t n, uint32_t *w, uint32_t *h) {
+    uint8_t rbsp[128];
+    size_t m = 0;
+    int zeros = 0;
+    for (size_t i = 2; i < n && m < sizeof rbsp; i++) {
+        if (zeros >= 2 && nal[i] == 3) { zeros = 0; continue; } /* emulation prevention */
+        zeros = nal[i] == 0 ? zeros + 1 : 0;
+        rbsp[m++] = nal[i];
+    }
+    shelf_bits b = { rbsp, m, 0 };
+    shelf_bits_u(&b, 4);
+    const int64_t sub_layers = shelf_bits_u(&b, 3);
+    if (sub_layers < 0) return 0;
+    b.bit += 1 + 96; /* temporal id nesting; general profile, tier and level */
+    int profile[8] = { 0 }, level[8] = { 0 };
+    for (int i = 0; i < sub_layers; i++) {
+        profile[i] = (int)shelf_bits_u(&b, 1);
+        level[i] = (int)shelf_bits_u(&b, 1);
+    }
+    if (sub_layers > 0) b.bit += 2 * (size_t)(8 - sub_layers);
+    for (int i = 0; i < sub_layers; i++) b.bit += (profile[i] == 1 ? 88 : 0) + (level[i] == 1 ? 8 : 0);
+    if (shelf_bits_ue(&b) < 0) return 0; /* sps id */
+    const int64_t chroma = shelf_bits_ue(&b);
+    if (chroma < 0) return 0;
+    if (chroma == 3) b.bit += 1;
+    const int64_t width = shelf_bits_ue(&b), height = shelf_bits_ue(&b);
+    if (width < 0 || height < 0 || width > UINT32_MAX || height > UINT32_MAX) return 0;
+    *w = (uint32_t)width;
+    *h = (uint32_t)height;
+    return 1;
+}
+
+/* An unsigned big-endian field of `n` bytes (0 to 8) at d[at], if it lies before `end`. */
+static int shelf_be_n(const uint8_t *d, size_t end, size_t *at, unsigned n, uint64_t *out) {
+    if (n > 8 || *at > end || n > end - *at) return 0;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) v = v << 8 | d[*at + i];
+    *at += n;
+    *out = v;
+    return 1;
+}
+
+/*
+ * Whether the sizes the file codes its images at are larger than every size it states (its ispe properties, which
+ * the pixel limit is checked against). libheif 1.15 allocates by the coded sizes: an HEVC image by its SPS (in the
+ * hvcC property), a grid by the output size in its own data, which it reads even from past the end of the idat box
+ * holding it. Both were found by the fuzzer: 1 KB files stating 64x48 that took gigabytes. An SPS may round up to
+ * the coding block (64 at most); a grid's data must lie inside its box. With no ispe at all, no side may pass 16384.
+ * Returns 1 to refuse.
+ */
+static int shelf_heif_coded_size_exceeds(const uint8_t *d, size_t size) {
+    uint32_t type;
+    size_t payload, box_end, at = 0, meta = 0, meta_end = 0;
+    while (shelf_box(d, at, size, &type, &payload, &box_end)) {
+        if (type == SHELF_FOURCC('m', 'e', 't', 'a')) { meta = payload + 4; meta_end = box_end; break; }
+        at = box_end;
+    }
+    if (meta == 0 || meta > meta_end) return 0;
+    size_t ipco = 0, ipco_end = 0, iinf = 0, iinf_end = 0, iloc = 0, iloc_end = 0, idat = 0, idat_end = 0;
+    for (at = meta; shelf_box(d, at, meta_end, &type, &payload, &box_end); at = box_end) {
+        if (type == SHELF_FOURCC('i', 'i', 'n', 'f')) { iinf = payload; iinf_end = box_end; }
+        if (type == SHELF_FOURCC('i', 'l', 'o', 'c')) { iloc = payload; iloc_end = box_end; }
+        if (type == SHELF_FOURCC('i', 'd', 'a', 't')) { idat = payload; idat_end = box_end; }
+        if (type != SHELF_FOURCC('i', 'p', 'r', 'p') || ipco) continue;
+        size_t q = payload, inner_end;
+        for (; shelf_box(d, q, box_end, &type, &payload, &inner_end); q = inner_end) {
+            if (type == SHELF_FOURCC('i', 'p', 'c', 'o')) { ipco = payload; ipco_end = inner_end; break; }
+        }
+    }
+    uint64_t stated_w = 0, stated_h = 0, coded_w = 0, coded_h = 0;
+    for (at = ipco; ipco && shelf_box(d, at, ipco_end, &type, &payload, &box_end); at = box_end) {
+        if (type == SHELF_FOURCC('i', 's', 'p', 'e') && payload + 12 <= box_end) {
+            const uint32_t w = shelf_be32(d + payload + 4), h = shelf_be32(d + payload + 8);
+            if (w > stated_w) stated_w = w;
+            if (h > stated_h) stated_h = h;
+        } else if (type == SHELF_FOURCC('h', 'v', 'c', 'C') && payload + 23 <= box_end) {
+            size_t q = payload + 22;
+            const unsigned arrays = d[q++];
+            for (unsigned a = 0; a < arrays && q + 3 <= box_end; a++) {
+                const unsigned nal_type = d[q] & 0x3f, count = shelf_be16(d + q + 1);
+                q += 3;
+                for (unsigned k = 0; k < count && q + 2 <= box_end; k++) {
+                    const size_t len = shelf_be16(d + q);
+                    q += 2;
+                    if (len > box_end - q) break;
+                    uint32_t w, h;
+                    if (nal_type == 33 && shelf_hevc_sps_size(d + q, len, &w, &h)) {
+                        if (w > coded_w) coded_w = w;
+                        if (h > coded_h) coded_h = h;
+                    }
+                    q += len;
+                }
+            }
+        }
+    }
+    /* Grid items (iinf), where their data lies (iloc), and the output size it gives. */
+    uint32_t grids[64];
+    size_t n_grids = 0;
+    if (iinf && iinf + 4 <= iinf_end) {
+        size_t q = iinf + 4 + (d[iinf] == 0 ? 2 : 4), entry_end;
+        for (; n_grids < 64 && shelf_box(d, q, iinf_end, &type, &payload, &entry_end); q = entry_end) {
+            if (type != SHELF_FOURCC('i', 'n', 'f', 'e') || payload + 4 > entry_end) continue;
+            const int version = d[payload];
+            if (version < 2) continue;
+            const size_t id_size = version == 2 ? 2 : 4;
+            if (payload + 4 + id_size + 2 + 4 > entry_end) continue;
+            const uint32_t id = id_size == 2 ? shelf_be16(d + payload + 4) : shelf_be32(d + payload + 4);
+            if (shelf_be32(d + payload + 4 + id_size + 2) == SHELF_FOURCC('g', 'r', 'i', 'd')) grids[n_grids++] = id;
+        }
+    }
+    if (n_grids && iloc && iloc + 8 <= iloc_end) {
+        const int version = d[iloc];
+        size_t q = iloc + 4;
+        const unsigned offset_size = d[q] >> 4, length_size = d[q] & 15, base_size = d[q + 1] >> 4;
+        const unsigned index_size = version >= 1 ? d[q + 1] & 15 : 0;
+        q += 2;
+        uint64_t items, v;
+        if (!shelf_be_n(d, iloc_end, &q, version < 2 ? 2 : 4, &items)) return 0;
+        for (uint64_t i = 0; i < items; i++) {
+            uint64_t id, method = 0, base, extents, offset = 0, length = 0;
+            if (!shelf_be_n(d, iloc_end, &q, version < 2 ? 2 : 4, &id)) return 0;
+            if (version >= 1 && !shelf_be_n(d, iloc_end, &q, 2, &method)) return 0;
+            method &= 15;
+            if (!shelf_be_n(d, iloc_end, &q, 2, &v) || !shelf_be_n(d, iloc_end, &q, base_size, &base)
+                || !shelf_be_n(d, iloc_end, &q, 2, &extents)) return 0;
+            for (uint64_t e = 0; e < extents; e++) {
+                uint64_t o, l;
+                if (!shelf_be_n(d, iloc_end, &q, index_size, &v) || !shelf_be_n(d, iloc_end, &q, offset_size, &o)
+                    || !shelf_be_n(d, iloc_end, &q, length_size, &l)) return 0;
+                if (e == 0) { offset = o; length = l; }
+            }
+            int is_grid = 0;
+            for (size_t g = 0; g < n_grids; g++) is_grid |= grids[g] == id;
+            if (!is_grid || extents == 0) continue;
+            /* The grid's data: in the file (method 0) or in the idat box (method 1), wholly inside it. */
+            size_t start, end;
+            if (method == 0) { start = 0; end = size; }
+            else if (method == 1 && idat) { start = idat; end = idat_end; }
+            else continue;
+            if (base > end - start || offset > end - start - base) return 1;
+            const size_t from = start + (size_t)(base + offset);
+            const size_t avail = end - from;
+            if (length == 0) length = avail;
+            if (length > avail || length < 8) return 1;
+            const int wide = d[from + 1] & 1;
+            if (wide && length < 12) return 1;
+            const uint64_t w = wide ? shelf_be32(d + from + 4) : shelf_be16(d + from + 4);
+            const uint64_t h = wide ? shelf_be32(d + from + 8) : shelf_be16(d + from + 6);
+            if (w > coded_w) coded_w = w;
+            if (h > coded_h) coded_h = h;
+        }
+    }
+    if (stated_w == 0 || stated_h == 0) return coded_w > 16384 || coded_h > 16384;
+    return coded_w > stated_w + 64 || coded_h > stated_h + 64;
+}
+
+/* Opens the context and the primary image handle; on failure fills err and releases what it opened. */
 static int shelf_heif_open(const void *data, size_t size, struct heif_context **ctx, struct heif_image_handle **primary,
                            shelf_codec_error *err) {
     err->code = SHELF_OK;
@@ -187,8 +372,14 @@ static int shelf_heif_open(const void *data, size_t size, struct heif_context **
     if (data == NULL || size == 0) return shelf_heif_fail_with(SHELF_ERR_TRUNCATED, err, "no data");
     if (shelf_heif_has_reference_loop((const uint8_t *)data, size))
         return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err, "a derived image refers back to itself, or to too many images");
+    if (shelf_heif_coded_size_exceeds((const uint8_t *)data, size))
+        return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err, "an image is coded larger than the file says it is");
     struct heif_context *c = heif_context_alloc();
     if (!c) return shelf_heif_fail_with(SHELF_ERR_NOMEM, err, "cannot allocate a libheif context");
+    /* No side longer than this, whatever a grid or a damaged box states (libheif's own limit is 32768 x 32768:
+     * a 1 KB file reading a grid's size from past its idat box took 400 MB per plane; found by the fuzzer). A
+     * 16384-pixel side holds any phone photo. */
+    heif_context_set_maximum_image_size_limit(c, 16384);
     /* Without copy: Swift keeps `data` alive for the whole call. */
     struct heif_error e = heif_context_read_from_memory_without_copy(c, data, size, NULL);
     if (e.code != heif_error_Ok) {

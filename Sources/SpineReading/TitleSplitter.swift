@@ -251,9 +251,15 @@ enum TitleSplitter {
             : !runs.contains(where: { $0.label == .title }) ? .author : nil
         guard let whole, let t = runs.firstIndex(where: { $0.label == whole && $0.words.count >= 4 }) else { return runs }
         let words = runs[t].words
-        guard lexicon.isGiven(words[0].text) || FirstNames.contains(words[0].text), isNameWord(words[0]), isNameWord(words[1])
+        func given(_ w: OCRWord) -> Bool { lexicon.isGiven(w.text) || FirstNames.contains(w.text) }
+        // "TERAH KATHRYN COLLINS FENG SHUI IM WESTEN": a first given name the lexicon does not hold at all (no
+        // word of a title either), known by the given name after it; the name is then three words at least, and
+        // the title two.
+        let doubleGiven = words.count >= 5 && !given(words[0]) && given(words[1])
+            && isNameWord(words[0]) && isNameWord(words[2]) && lexicon.kinds(words[0].text).isEmpty
+        guard given(words[0]) || doubleGiven, isNameWord(words[0]), isNameWord(words[1])
         else { return runs }
-        var end = 2
+        var end = doubleGiven ? 3 : 2
         while end < words.count - 2, isNameWord(words[end]),
               lexicon.kinds(words[end].text) == .surname || particles.contains(words[end].text.lowercased()) && end + 1 < words.count - 2 {
             end += 1

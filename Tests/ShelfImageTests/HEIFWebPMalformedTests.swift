@@ -54,6 +54,40 @@ struct HEIFWebPMalformedTests {
         #expect(throws: ShelfImageError.self) { _ = try ImageDecoder.info(data) }
     }
 
+    /// Found by the fuzzer: a 1.1 KB HEIC stating 48x64 whose grid item's data starts one byte before the end of its
+    /// idat box. libheif 1.15 read the grid's output size from the bytes after the box (14441x27759) and allocated
+    /// 400 MB per plane. The shim finds the grid's data outside its box and calls the file damaged.
+    @Test func aGridWhoseDataRunsPastItsBoxIsDamagedNotGigabytes() throws {
+        let data = TestImages.fixture("heic-grid-past-idat.heic")
+        for scale in [1, 2] {
+            guard case .failure(let e) = MalformedInputTests.outcome(data, scale: scale) else {
+                Issue.record("decoded a grid read from past its box")
+                continue
+            }
+            #expect(MalformedInputTests.dataCodes.contains(e.code), "\(e)")
+            #expect(e.cause?.contains("coded larger than the file says") == true, "\(e)")
+        }
+    }
+
+    /// An HEVC image whose parameter set codes it larger than its ispe states: libde265 would allocate by the
+    /// former, the pixel limit is checked against the latter. Every ispe of the 256x192 fixture is made 64x64.
+    @Test func anImageCodedLargerThanItsStatedSizeIsDamaged() throws {
+        var data = TestImages.fixture("heic-thumbnail.heic")
+        let ispe = Array("ispe".utf8)
+        var patched = 0
+        for i in 0..<(data.count - 16) where Array(data[i..<(i + 4)]) == ispe {
+            for k in 0..<8 { data[i + 8 + k] = k % 4 == 3 ? 64 : 0 }
+            patched += 1
+        }
+        #expect(patched >= 2)
+        guard case .failure(let e) = MalformedInputTests.outcome(data, scale: 1) else {
+            Issue.record("decoded an image coded at 256x192 that says it is 64x64")
+            return
+        }
+        #expect(MalformedInputTests.dataCodes.contains(e.code), "\(e)")
+        #expect(e.cause?.contains("coded larger than the file says") == true, "\(e)")
+    }
+
     @Test(arguments: bases)
     func bitFlipsNeverCrash(_ name: String) throws {
         let data = TestImages.fixture(name)

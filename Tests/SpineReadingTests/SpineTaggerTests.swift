@@ -233,6 +233,12 @@ struct SpineTaggerTests {
         let oflanagan = TitleSplitter.nameBeforeTitle([run("Sheila O'Flanagan Carolines Schwester", .author, size: 67), run("Knaur", .publisher, size: 46)])
         #expect(oflanagan.map(\.text) == ["Sheila O'Flanagan", "Carolines Schwester", "Knaur"])
         #expect(oflanagan.map(\.label) == [.author, .title, .publisher])
+        // A first given name no list holds is known by the given name after it: the name is three words
+        // ("SOLDMANN | TERAH KATHRYN COLLINS FENG SHUIIM WESTEN", a Bookfinder training spine as PP-OCR read it).
+        let collins = TitleSplitter.nameBeforeTitle([run("GOLDMANN", .publisher, size: 40),
+                                                     run("TERAH KATHRYN COLLINS FENG SHUIIM WESTEN", .author, size: 60)])
+        #expect(collins.map(\.text) == ["GOLDMANN", "TERAH KATHRYN COLLINS", "FENG SHUIIM WESTEN"])
+        #expect(collins.map(\.label) == [.publisher, .author, .title])
         // Two names, or one with "von", stay whole; and with a title read, an author run is left alone.
         let two = [run("MIKAEL KROGERUS ROMAN TSCHAPPELER", .author, size: 40)]
         #expect(TitleSplitter.nameBeforeTitle(two) == two)
