@@ -80,6 +80,21 @@ static int shelf_box(const uint8_t *d, size_t at, size_t end, uint32_t *type, si
 }
 
 #define SHELF_FOURCC(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+/* Where the top-level meta box's children lie (past its version and flags); 0 when there is none. */
+static int shelf_meta(const uint8_t *d, size_t size, size_t *children, size_t *end) {
+    uint32_t type;
+    size_t payload, box_end, at = 0;
+    while (shelf_box(d, at, size, &type, &payload, &box_end)) {
+        if (type == SHELF_FOURCC('m', 'e', 't', 'a')) {
+            *children = payload + 4;
+            *end = box_end;
+            return *children <= box_end;
+        }
+        at = box_end;
+    }
+    return 0;
+}
+
 /* A 100 MP photo in 512-pixel tiles has 400; more references than this is no photo. */
 enum { SHELF_HEIF_MAX_REFS = 4096 };
 
@@ -141,12 +156,8 @@ done:
  */
 static int shelf_heif_has_reference_loop(const uint8_t *d, size_t size) {
     uint32_t type;
-    size_t payload, box_end, at = 0, meta = 0, meta_end = 0;
-    while (shelf_box(d, at, size, &type, &payload, &box_end)) {
-        if (type == SHELF_FOURCC('m', 'e', 't', 'a')) { meta = payload + 4; meta_end = box_end; break; }
-        at = box_end;
-    }
-    if (meta == 0 || meta > meta_end) return 0;
+    size_t payload, box_end, at, meta, meta_end;
+    if (!shelf_meta(d, size, &meta, &meta_end)) return 0;
     size_t iref = 0, iref_end = 0;
     for (at = meta; shelf_box(d, at, meta_end, &type, &payload, &box_end); at = box_end) {
         if (type == SHELF_FOURCC('i', 'r', 'e', 'f')) { iref = payload; iref_end = box_end; break; }
@@ -237,6 +248,29 @@ static int shelf_hevc_sps_size(const uint8_t *nal, size_t n, uint32_t *w, uint32
     return 1;
 }
 
+/* Grows *w, *h to the largest size the SPS units of an hvcC property (payload at `at`, ending at `end`) code. Its
+ * fixed part is 22 bytes; then arrays of NAL units by type, each unit with a 16-bit length. */
+static void shelf_hvcc_coded_size(const uint8_t *d, size_t at, size_t end, uint64_t *w, uint64_t *h) {
+    if (at > end || end - at < 23) return;
+    size_t q = at + 22;
+    const unsigned arrays = d[q++];
+    for (unsigned a = 0; a < arrays && q + 3 <= end; a++) {
+        const unsigned nal_type = d[q] & 0x3f, count = shelf_be16(d + q + 1);
+        q += 3;
+        for (unsigned k = 0; k < count && q + 2 <= end; k++) {
+            const size_t len = shelf_be16(d + q);
+            q += 2;
+            if (len > end - q) return;
+            uint32_t sw, sh;
+            if (nal_type == 33 && shelf_hevc_sps_size(d + q, len, &sw, &sh)) {
+                if (sw > *w) *w = sw;
+                if (sh > *h) *h = sh;
+            }
+            q += len;
+        }
+    }
+}
+
 /* An unsigned big-endian field of `n` bytes (0 to 8) at d[at], if it lies before `end`. */
 static int shelf_be_n(const uint8_t *d, size_t end, size_t *at, unsigned n, uint64_t *out) {
     if (n > 8 || *at > end || n > end - *at) return 0;
@@ -257,12 +291,8 @@ static int shelf_be_n(const uint8_t *d, size_t end, size_t *at, unsigned n, uint
  */
 static int shelf_heif_coded_size_exceeds(const uint8_t *d, size_t size) {
     uint32_t type;
-    size_t payload, box_end, at = 0, meta = 0, meta_end = 0;
-    while (shelf_box(d, at, size, &type, &payload, &box_end)) {
-        if (type == SHELF_FOURCC('m', 'e', 't', 'a')) { meta = payload + 4; meta_end = box_end; break; }
-        at = box_end;
-    }
-    if (meta == 0 || meta > meta_end) return 0;
+    size_t payload, box_end, at, meta, meta_end;
+    if (!shelf_meta(d, size, &meta, &meta_end)) return 0;
     size_t ipco = 0, ipco_end = 0, iinf = 0, iinf_end = 0, iloc = 0, iloc_end = 0, idat = 0, idat_end = 0;
     for (at = meta; shelf_box(d, at, meta_end, &type, &payload, &box_end); at = box_end) {
         if (type == SHELF_FOURCC('i', 'i', 'n', 'f')) { iinf = payload; iinf_end = box_end; }
@@ -280,24 +310,8 @@ static int shelf_heif_coded_size_exceeds(const uint8_t *d, size_t size) {
             const uint32_t w = shelf_be32(d + payload + 4), h = shelf_be32(d + payload + 8);
             if (w > stated_w) stated_w = w;
             if (h > stated_h) stated_h = h;
-        } else if (type == SHELF_FOURCC('h', 'v', 'c', 'C') && payload + 23 <= box_end) {
-            size_t q = payload + 22;
-            const unsigned arrays = d[q++];
-            for (unsigned a = 0; a < arrays && q + 3 <= box_end; a++) {
-                const unsigned nal_type = d[q] & 0x3f, count = shelf_be16(d + q + 1);
-                q += 3;
-                for (unsigned k = 0; k < count && q + 2 <= box_end; k++) {
-                    const size_t len = shelf_be16(d + q);
-                    q += 2;
-                    if (len > box_end - q) break;
-                    uint32_t w, h;
-                    if (nal_type == 33 && shelf_hevc_sps_size(d + q, len, &w, &h)) {
-                        if (w > coded_w) coded_w = w;
-                        if (h > coded_h) coded_h = h;
-                    }
-                    q += len;
-                }
-            }
+        } else if (type == SHELF_FOURCC('h', 'v', 'c', 'C')) {
+            shelf_hvcc_coded_size(d, payload, box_end, &coded_w, &coded_h);
         }
     }
     /* Grid items (iinf), where their data lies (iloc), and the output size it gives. */

@@ -43,12 +43,7 @@ enum LyingBooks {
                      _ p: DetectorParameters) -> [Found] {
         let standing = kept.map(\.quad), upright = kept.filter { !$0.lying }.map(\.quad)
         guard let maxAngle = p.lyingTextMaxAngle, maxAngle > 0 else { return [] }
-        let W = Double(m.width), H = Double(m.height)
-        let toWork = { (q: Point) -> Point in
-            let pt = Point(x: q.x * W, y: q.y * H)
-            return deskew?.levelled(pt) ?? pt
-        }
-        let lines = acrossLines(text, toWork, maxAngle: maxAngle).filter { l in
+        let lines = acrossLines(text, m, deskew: deskew, maxAngle: maxAngle).filter { l in
             !standing.contains { TextEvidence.contains($0.points, l.centre) }
         }
         var out: [Found] = []
@@ -71,7 +66,12 @@ enum LyingBooks {
     /// The print running across the photo, in the working frame: the text detector's lines, and the print
     /// its line-finding passed over (small or thin strokes, as a cover's subtitle seen at a slant): blobs of
     /// the probability map outside every line.
-    static func acrossLines(_ text: TextEvidence, _ toWork: (Point) -> Point, maxAngle: Double) -> [Line] {
+    static func acrossLines(_ text: TextEvidence, _ m: EdgeMaps, deskew: Deskew?, maxAngle: Double) -> [Line] {
+        let W = Double(m.width), H = Double(m.height)
+        let toWork = { (q: Point) -> Point in
+            let pt = Point(x: q.x * W, y: q.y * H)
+            return deskew?.levelled(pt) ?? pt
+        }
         let blobs = printBlobs(text).filter { b in
             let c = TextEvidence.centre(b.points)
             return !text.lines.contains { TextEvidence.contains($0.quad.points, c) }
@@ -102,14 +102,10 @@ enum LyingBooks {
     static func boardBands(_ m: EdgeMaps, deskew: Deskew?, text: TextEvidence, bands: [RowFinder.Band], _ p: DetectorParameters) -> [RowFinder.Band] {
         guard let maxAngle = p.lyingTextMaxAngle, maxAngle > 0 else { return [] }
         let W = Double(m.width), H = Double(m.height)
-        let toWork = { (q: Point) -> Point in
-            let pt = Point(x: q.x * W, y: q.y * H)
-            return deskew?.levelled(pt) ?? pt
-        }
         let inBand = { (y: Double) in bands.contains { y >= Double($0.top) && y <= Double($0.bottom + 1) } }
         let heights = bands.map { Double($0.bottom - $0.top + 1) }.sorted()
         var boards: [(y: Double, height: Double)] = []
-        for cluster in clusters(acrossLines(text, toWork, maxAngle: maxAngle).filter({ !inBand($0.centre.y) })) {
+        for cluster in clusters(acrossLines(text, m, deskew: deskew, maxAngle: maxAngle).filter({ !inBand($0.centre.y) })) {
             var x0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
             for l in cluster { for c in l.corners { x0 = min(x0, c.x); x1 = max(x1, c.x); y1 = max(y1, c.y) } }
             let thick = cluster.map(\.thickness).max() ?? 1, length = x1 - x0

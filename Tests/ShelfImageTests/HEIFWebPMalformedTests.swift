@@ -43,30 +43,30 @@ struct HEIFWebPMalformedTests {
     /// one thread, until its stack overflowed). The shim reads the references first and calls the file damaged.
     @Test func aDerivedImageReferringToItselfIsDamagedNotACrash() throws {
         let data = TestImages.fixture("heic-derived-loop.heic")
-        for scale in [1, 2] {
-            guard case .failure(let e) = MalformedInputTests.outcome(data, scale: scale) else {
-                Issue.record("decoded a file whose image is derived from itself")
-                continue
-            }
-            #expect(MalformedInputTests.dataCodes.contains(e.code), "\(e)")
-            #expect(e.cause?.contains("refers back to itself") == true, "\(e)")
-        }
+        Self.expectDamaged(data, scales: [1, 2], cause: "refers back to itself", "a file whose image is derived from itself")
         #expect(throws: ShelfImageError.self) { _ = try ImageDecoder.info(data) }
     }
 
-    /// Found by the fuzzer: a 1.1 KB HEIC stating 48x64 whose grid item's data starts one byte before the end of its
+    /// Decoding `data` at each scale fails as damaged data, the shim's `cause` in the error; `what` names the file
+    /// for a decode that wrongly succeeded.
+    static func expectDamaged(_ data: [UInt8], scales: [Int], cause: String, _ what: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        for scale in scales {
+            guard case .failure(let e) = MalformedInputTests.outcome(data, scale: scale) else {
+                Issue.record("decoded \(what)", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(MalformedInputTests.dataCodes.contains(e.code), "\(e)", sourceLocation: sourceLocation)
+            #expect(e.cause?.contains(cause) == true, "\(e)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Found by the fuzzer: a 1.1 KB HEIC stating no image larger than 64x64 whose grid item's data starts one byte before the end of its
     /// idat box. libheif 1.15 read the grid's output size from the bytes after the box (14441x27759) and allocated
     /// 400 MB per plane. The shim finds the grid's data outside its box and calls the file damaged.
     @Test func aGridWhoseDataRunsPastItsBoxIsDamagedNotGigabytes() throws {
-        let data = TestImages.fixture("heic-grid-past-idat.heic")
-        for scale in [1, 2] {
-            guard case .failure(let e) = MalformedInputTests.outcome(data, scale: scale) else {
-                Issue.record("decoded a grid read from past its box")
-                continue
-            }
-            #expect(MalformedInputTests.dataCodes.contains(e.code), "\(e)")
-            #expect(e.cause?.contains("coded larger than the file says") == true, "\(e)")
-        }
+        Self.expectDamaged(TestImages.fixture("heic-grid-past-idat.heic"), scales: [1, 2],
+                           cause: "coded larger than the file says", "a grid read from past its box")
     }
 
     /// An HEVC image whose parameter set codes it larger than its ispe states: libde265 would allocate by the
@@ -80,12 +80,7 @@ struct HEIFWebPMalformedTests {
             patched += 1
         }
         #expect(patched >= 2)
-        guard case .failure(let e) = MalformedInputTests.outcome(data, scale: 1) else {
-            Issue.record("decoded an image coded at 256x192 that says it is 64x64")
-            return
-        }
-        #expect(MalformedInputTests.dataCodes.contains(e.code), "\(e)")
-        #expect(e.cause?.contains("coded larger than the file says") == true, "\(e)")
+        Self.expectDamaged(data, scales: [1], cause: "coded larger than the file says", "an image coded at 256x192 that says it is 64x64")
     }
 
     @Test(arguments: bases)
