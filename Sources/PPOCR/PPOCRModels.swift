@@ -5,14 +5,14 @@ import UserDirectories
 
 /// Where the pinned ONNX Runtime library and PP-OCR model files live on this machine.
 ///
-/// `scripts/fetch-models.py` puts them in the model cache from the manifest `models/ocr/ppocr-v5.json`;
+/// `scripts/fetch-models.py` puts them in the model cache from the manifest `models/ocr/ppocr.json`;
 /// this reads the same manifest, so the script and the binary cannot disagree on a file name or version.
 public struct PPOCRModels: Sendable, Equatable {
     public var runtimeLibrary: String
     public var detector: String
     public var recognizer: String
     public var dictionary: String
-    /// `ppocr-v5-mobile`: recorded with each reading, so a new model is a cache miss.
+    /// `ppocr-v5det-v6rec`: recorded with each reading, so a new model is a cache miss.
     public var name: String
 
     public init(runtimeLibrary: String, detector: String, recognizer: String, dictionary: String, name: String) {
@@ -41,9 +41,9 @@ public struct PPOCRModels: Sendable, Equatable {
         }
         let manifest: Manifest
         do {
-            manifest = try JSONDecoder().decode(Manifest.self, from: ShelfModels.data("ppocr-v5.json", in: "ocr"))
+            manifest = try JSONDecoder().decode(Manifest.self, from: ShelfModels.data("ppocr.json", in: "ocr"))
         } catch {
-            throw .modelMissing("models/ocr/ppocr-v5.json (shipped with ShelfScan)")
+            throw .modelMissing("models/ocr/ppocr.json (shipped with ShelfScan)")
         }
         var byRole: [String: String] = [:]
         for member in manifest.wheels.flatMap(\.extract) {
@@ -51,7 +51,7 @@ public struct PPOCRModels: Sendable, Equatable {
         }
         guard let runtime = byRole["runtime"], let det = byRole["detector"], let rec = byRole["recognizer"],
               let dict = byRole["dictionary"] else {
-            throw .modelMissing("an entry of models/ocr/ppocr-v5.json")
+            throw .modelMissing("an entry of models/ocr/ppocr.json")
         }
         return PPOCRModels(runtimeLibrary: runtime, detector: det, recognizer: rec, dictionary: dict, name: manifest.name)
     }

@@ -37,11 +37,19 @@ public struct TextRecognizer: Sendable {
         guard let text = try? String(contentsOfFile: dictionaryPath, encoding: .utf8) else {
             throw .modelMissing(dictionaryPath)
         }
-        var lines = text.components(separatedBy: "\n")
-        if lines.last == "" { lines.removeLast() }
-        lines = lines.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
         self.session = session
-        self.alphabet = [""] + lines + [" "]
+        self.alphabet = Self.alphabet(dictionary: text)
+    }
+
+    /// The classes a dictionary file gives: blank, its lines, space. PP-OCRv6's dictionary ends its lines in
+    /// "\r\n", which Swift holds as one Character, so `components(separatedBy: "\n")` never cut it and the
+    /// 18,708 entries came out as one: the lines are cut on scalars.
+    static func alphabet(dictionary text: String) -> [String] {
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(Substring(line.last == "\r" ? line.dropLast() : line))
+        }
+        if lines.last == "" { lines.removeLast() }
+        return [""] + lines + [" "]
     }
 
     /// Reads each image (already cut out and turned so the text runs left to right), in one batch.

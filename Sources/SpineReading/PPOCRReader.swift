@@ -35,7 +35,7 @@ public struct PPOCROptions: Sendable, Equatable {
 /// right orientation with the classifier against 81% possible).
 public final class PPOCRReader: SpineReader {
     public let name = "ppocr"
-    /// `ppocr-v5-mobile/onnxruntime-1.32.0`: part of the cache key.
+    /// `ppocr-v5det-v6rec/onnxruntime-1.32.0`: part of the cache key.
     public let model: String
     public let promptVersion: String
     public let options: PPOCROptions

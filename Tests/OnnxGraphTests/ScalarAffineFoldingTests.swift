@@ -189,7 +189,7 @@ struct ScalarAffineFoldingTests {
         #expect(renamed.count == 1 && renamed.first != remade)
     }
 
-    @Test("PP-OCRv5's detector and recognizer fold, and give the same maps and the same characters")
+    @Test("PP-OCRv5's detector folds; it and PP-OCRv6's recognizer give the same maps and characters as shipped")
     func ppocrModels() throws {
         let models = try #require(Engine.models, Engine.missing)
         let runtime = try #require(Engine.runtime, Engine.missing)
@@ -200,7 +200,8 @@ struct ScalarAffineFoldingTests {
         let detIn = Tensor(shape: [1, 3, 96, 160], values: normalised(photo))
         let line = photo.resized(width: 160, height: 48)
         let recIn = Tensor(shape: [1, 3, 48, 160], values: normalised(line))
-        for (path, input, folds) in [(models.detector, detIn, 48), (models.recognizer, recIn, 53)] {
+        // v6's recognizer has no learnable affine blocks (v5's mobile one had 53): nothing to fold, nothing changed.
+        for (path, input, folds) in [(models.detector, detIn, 48), (models.recognizer, recIn, 0)] {
             let shipped = try OnnxSession(runtime: runtime, modelPath: path, form: .asShipped)
             let folded = try OnnxSession(runtime: runtime, modelPath: path)
             #expect(folded.foldedAffines == folds, "\(path): \(folded.foldedAffines) folded")

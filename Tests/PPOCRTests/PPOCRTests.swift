@@ -24,6 +24,16 @@ struct PPOCRTests {
         }
     }
 
+    @Test("A dictionary with Windows line ends gives the same classes as one with Unix line ends")
+    func dictionaryLineEnds() {
+        // PP-OCRv6's dictionary ends its lines in CR LF; read whole, its 18,708 entries were one class.
+        let unix = TextRecognizer.alphabet(dictionary: "!\na\nü\n \n")
+        let windows = TextRecognizer.alphabet(dictionary: "!\r\na\r\nü\r\n \r\n")
+        #expect(unix == ["", "!", "a", "ü", " ", " "])
+        #expect(windows == unix)
+        #expect(TextRecognizer.alphabet(dictionary: "!\na") == ["", "!", "a", " "])
+    }
+
     @Test("The detector finds each line of a two-line label, in place")
     func detects() throws {
         let detector = try #require(Engine.detector, Engine.missing)

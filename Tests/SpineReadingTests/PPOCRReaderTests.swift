@@ -33,7 +33,7 @@ struct PPOCRReaderTests {
             #expect(reading.confidence > 0.5)
             #expect(reading.reader == "ppocr")
         }
-        #expect(readings[0].model?.hasPrefix("ppocr-v5-mobile/onnxruntime-") == true)
+        #expect(readings[0].model?.hasPrefix("ppocr-v5det-v6rec/onnxruntime-") == true)
         // Which way each title runs is kept, so the review can show the spine the right way up.
         #expect(readings.map(\.textRunsUp) == [false, true, false, false, true])
     }
