@@ -86,9 +86,9 @@ public final class PostgresLibraryStore: LibraryStoring, LibraryEngine, Sendable
         config.options.additionalStartupParameters = startup
         direct.options.additionalStartupParameters = startup
         config.options.maximumConnections = self.connections
-        cropsDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("shelfscan-crops-\(location.host)-\(location.port)-\(location.database)")
-        try? FileManager.default.createDirectory(at: cropsDirectory, withIntermediateDirectories: true)
+        cropsDirectory = Self.cropCache(for: location)
+        try? FileManager.default.createDirectory(at: cropsDirectory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
         // One connection made first on its own: a wrong password or no server is one clear error now, where a
         // pooled lease would wait through the pool's retries.
         do {
@@ -547,6 +547,23 @@ public final class PostgresLibraryStore: LibraryStoring, LibraryEngine, Sendable
     public func duplicateIndex() async throws -> DuplicateIndex { DuplicateIndex(works: try await works(includePending: false)) }
 
     // MARK: Crops
+
+    /// The local cache of crops read from the server, kept between runs: `shelfscan-<uid>/crops-<host>-<port>-<db>`
+    /// in the temporary directory, the first part made by this user, only for this user (0700). A cached crop is
+    /// shown without asking the server, so a folder another user could make first in a shared `/tmp`, and fill,
+    /// must not be it: when `shelfscan-<uid>` is not this user's own private directory (someone else's, a link,
+    /// open to others), the cache is a fresh folder of this process alone.
+    static func cropCache(for location: PostgresLocation,
+                          in temporary: URL = FileManager.default.temporaryDirectory) -> URL {
+        let mine = temporary.appendingPathComponent("shelfscan-\(getuid())", isDirectory: true)
+        _ = mkdir(mine.path, 0o700)  // fails harmlessly when it is there: what is there is checked next
+        var info = stat()
+        if lstat(mine.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0 {
+            let name = "crops-\(location.host)-\(location.port)-\(location.database)".replacingOccurrences(of: "/", with: "_")
+            return mine.appendingPathComponent(name, isDirectory: true)
+        }
+        return temporary.appendingPathComponent("shelfscan-crops-\(UUID().uuidString)", isDirectory: true)
+    }
 
     /// A crop already in the local cache is answered without a connection; one not yet there is fetched.
     public func cropURL(for work: Work) async -> URL? {
