@@ -464,7 +464,7 @@ enum LyingBooks {
         let plane = abs(f.u.x) >= abs(f.u.y) ? m.horizontal : m.vertical
         let w = m.width, h = m.height
         func coverage(_ b: Double, _ span: (Double, Double)) -> Double {
-            var run = 0, best = 0, gap = 0
+            var run = GappedRun()
             let n = Int(span.1 - span.0)
             for i in 0..<max(1, n) {
                 let pt = f.point(span.0 + Double(i), b)
@@ -473,10 +473,9 @@ enum LyingBooks {
                     let x = Int((pt.x + Double(d) * f.n.x).rounded()), y = Int((pt.y + Double(d) * f.n.y).rounded())
                     if x >= 0, y >= 0, x < w, y < h, plane[y * w + x] > 0.3 { lit = true }
                 }
-                if lit { run += 1 + gap; gap = 0 } else if run > 0 && gap < 2 { gap += 1 } else { run = 0; gap = 0 }
-                best = max(best, run)
+                run.add(lit)
             }
-            return Double(best) / Double(max(1, n))
+            return Double(run.longest) / Double(max(1, n))
         }
         let outlineSpan = (ends.0 + 0.08 * length, ends.1 - 0.08 * length)
         var cuts: [Side] = []

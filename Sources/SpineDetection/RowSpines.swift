@@ -563,14 +563,13 @@ enum RowSpines {
     static func verticalRun(_ m: EdgeMaps, _ band: RowFinder.Band, x: Int) -> Double {
         let w = m.width
         guard x >= 0, x < w, band.bottom >= band.top else { return 0 }
-        var run = 0, best = 0, gap = 0
+        var run = GappedRun()
         for y in band.top...band.bottom {
             var lit = false
             for dx in -1...1 where x + dx >= 0 && x + dx < w && m.vertical[y * w + x + dx] > 0.25 { lit = true; break }
-            if lit { run += 1 + gap; gap = 0 } else if run > 0 && gap < 2 { gap += 1 } else { run = 0; gap = 0 }
-            best = max(best, run)
+            run.add(lit)
         }
-        return Double(best)
+        return Double(run.longest)
     }
 
     /// How many separate lines (runs of pixel rows) reach `threshold` coverage.
@@ -588,17 +587,27 @@ enum RowSpines {
         guard x1 > x0 else { return out }
         m.horizontal.withUnsafeBufferPointer { Hm in
             for y in band.top...band.bottom {
-                var run = 0, best = 0, gap = 0
+                var run = GappedRun()
                 for x in x0...x1 {
                     var lit = false
                     for dy in -1...1 where y + dy >= 0 && y + dy < h && Hm[(y + dy) * w + x] > 0.25 { lit = true; break }
-                    // A pixel or two of gap (a worn corner, a scratch) does not end a book's edge.
-                    if lit { run += 1 + gap; gap = 0 } else if run > 0 && gap < 2 { gap += 1 } else { run = 0; gap = 0 }
-                    best = max(best, run)
+                    run.add(lit)
                 }
-                out[y - band.top] = Double(best) / Double(x1 - x0 + 1)
+                out[y - band.top] = Double(run.longest) / Double(x1 - x0 + 1)
             }
         }
         return out
+    }
+}
+
+/// The longest run of lit pixels along a line, fed pixel by pixel. A pixel or two of gap (a worn corner, a
+/// scratch) does not end a book's edge; the gap counts in the run once the edge goes on.
+struct GappedRun {
+    private(set) var longest = 0
+    private var run = 0, gap = 0
+
+    mutating func add(_ lit: Bool) {
+        if lit { run += 1 + gap; gap = 0 } else if run > 0 && gap < 2 { gap += 1 } else { run = 0; gap = 0 }
+        longest = max(longest, run)
     }
 }
