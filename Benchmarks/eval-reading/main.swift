@@ -157,6 +157,9 @@ struct Score {
     var accentedFolded = 0
     var similaritySum = 0.0
     var read = 0
+    /// Each read spine's reading confidence and whether its title is right: review's bulk verify takes every
+    /// reading at or above a bar (80% to start), so a reading over it should be right.
+    var confidences: [(confidence: Double, right: Bool)] = []
     var times: [Double] = []
     var cpuTimes: [Double] = []
     var median: Double { Self.median(times) }
@@ -202,7 +205,7 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
         let similarity = Similarity.ratio(reading.title ?? "", truth.title)
         score.n += 1
         score.similaritySum += similarity
-        if reading.isRead { score.read += 1 }
+        if reading.isRead { score.read += 1; score.confidences.append((reading.confidence, similarity >= 0.8)) }
         if similarity >= 0.8 { score.correct += 1 }
         if titleAppears(truth.title, in: reading.rawText) { score.inText += 1 }
         let seen = Set(reading.rawText.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
@@ -242,6 +245,14 @@ func report(_ label: String, _ set: String, _ s: Score) {
                  label as NSString, set as NSString, s.n, pct(s.correct, s.n), s.correct, pct(s.inText, s.n),
                  pct(s.authorsRight, s.authorsAnnotated), s.authorsRight, s.authorsAnnotated,
                  s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median, s.cpuMedian))
+    if !s.confidences.isEmpty {
+        let bins: [(String, ClosedRange<Double>)] = [("<0.5", 0...0.4999), ("0.5-0.8", 0.5...0.7999), ("0.8-0.9", 0.8...0.8999), (">=0.9", 0.9...1)]
+        let parts = bins.map { name, range -> String in
+            let inBin = s.confidences.filter { range.contains($0.confidence) }
+            return String(format: "%@ %d (%.0f%% right)", name as NSString, inBin.count, pct(inBin.filter(\.right).count, inBin.count))
+        }
+        print(String(format: "%-28@ %-8@ reading confidence: ", "" as NSString, set as NSString) + parts.joined(separator: ", "))
+    }
     if s.accentedWords > 0 {
         print(String(format: "%-28@ %-8@ accented title words: %d; read with the accent %d, read without it %d",
                      "" as NSString, set as NSString, s.accentedWords, s.accentedExact, s.accentedFolded - s.accentedExact))
