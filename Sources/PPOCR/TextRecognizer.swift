@@ -41,9 +41,9 @@ public struct TextRecognizer: Sendable {
         self.alphabet = Self.alphabet(dictionary: text)
     }
 
-    /// The classes a dictionary file gives: blank, its lines, space. PP-OCRv6's dictionary ends its lines in
-    /// "\r\n", which Swift holds as one Character, so `components(separatedBy: "\n")` never cut it and the
-    /// 18,708 entries came out as one: the lines are cut on scalars.
+    /// The classes a dictionary file gives: blank, its lines, space. Lines are cut on scalars because
+    /// PP-OCRv6's dictionary ends them in "\r\n", which Swift holds as one Character: cut on Characters, its
+    /// 18,708 entries came out as one line.
     static func alphabet(dictionary text: String) -> [String] {
         var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             String(Substring(line.last == "\r" ? line.dropLast() : line))
