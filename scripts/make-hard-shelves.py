@@ -45,6 +45,9 @@ DISPLAY = 0.0
 # --in-front SHARE: that share of the rows have a stack of books lying in front of them, hiding the standing books'
 # feet. Off by default, with no extra draw.
 IN_FRONT = 0.0
+# --on-top SHARE: that share of the rows have one or two books lying across the tops of their standing books,
+# under the board above. Off by default, with no extra draw.
+ON_TOP = 0.0
 
 
 def title(rng):
@@ -239,6 +242,32 @@ def stack_in_front(canvas, rng, x0, x1, top, floor, books, first, row):
         b["polygon"] = [[bx0, btop], [bx1, btop], [bx1, cut], [bx0, cut]]
 
 
+def books_on_top(canvas, rng, x0, x1, top, floor, books, first, row):
+    """One or two books lying spine-on across the tops of a row's standing books, in the gap under the board
+    above: where a full shelf puts the books that no longer fit. Each rests on the tallest book under it."""
+    length = rng.randint(220, 480)
+    if x1 - x0 < length + 40:
+        return
+    bx = rng.randint(x0 + 10, x1 - length - 10)
+    under = [b for b in books[first:] if not b["lying"]
+             and min(p[0] for p in b["polygon"]) < bx + length and max(p[0] for p in b["polygon"]) > bx]
+    if not under:
+        return
+    y = int(min(min(p[1] for p in b["polygon"]) for b in under))
+    for _ in range(rng.randint(1, 2)):
+        t = rng.randint(28, 60)
+        if y - t < top + 15:
+            break
+        bl = length - rng.randint(0, 60)
+        sp = spine_image(rng, t, bl)
+        lying = np.ascontiguousarray(np.rot90(sp, 1 if rng.random() < 0.5 else -1))
+        lx = bx + rng.randint(0, length - bl)
+        paste(canvas, lying, lx, y - t)
+        books.append({"polygon": [[lx, y], [lx, y - t], [lx + bl, y - t], [lx + bl, y]], "lying": True, "row": row,
+                      "onTop": True})
+        y -= t + rng.randint(0, 3)
+
+
 def fill_row(canvas, rng, x0, x1, top, floor, books, row):
     """Books, stacks and clutter along one compartment, left to right."""
     if DISPLAY and rng.random() < DISPLAY:
@@ -355,6 +384,8 @@ def scene(rng):
         fill_row(canvas, rng, inner0, inner1, top, floor, books, r)
         if IN_FRONT and rng.random() < IN_FRONT:
             stack_in_front(canvas, rng, inner0, inner1, top, floor, books, first, r)
+        if ON_TOP and rng.random() < ON_TOP:
+            books_on_top(canvas, rng, inner0, inner1, top, floor, books, first, r)
         y = floor
     paste(canvas, texture(rng, cx1 - cx0, board, wood, grain=8, vertical=False), cx0, y)
     for x in (cx0, cx1 - side):
@@ -415,6 +446,8 @@ def photograph(canvas, books, rng):
             continue
         out.append({"polygon": poly, "bbox": [round(x0), round(y0), round(x1 - x0), round(y1 - y0)],
                     "title": "", "author": "", "lying": b["lying"], "row": b["row"], "partial": not inside or b.get("partial", False)})
+        if b.get("onTop"):  # only with --on-top: the default files stay as they were
+            out[-1]["onTop"] = True
     return img, out
 
 
@@ -429,9 +462,12 @@ def main():
                     help="the share of boards holding only stacks of lying books and face-out pictures")
     ap.add_argument("--in-front", type=float, default=0.0, metavar="SHARE",
                     help="the share of rows with a stack of books lying in front of them")
+    ap.add_argument("--on-top", type=float, default=0.0, metavar="SHARE",
+                    help="the share of rows with books lying across the tops of their standing books")
     args = ap.parse_args()
-    global VARIETY, DISPLAY, IN_FRONT
+    global VARIETY, DISPLAY, IN_FRONT, ON_TOP
     IN_FRONT = args.in_front
+    ON_TOP = args.on_top
     VARIETY = args.variety
     DISPLAY = args.display
     os.makedirs(args.out, exist_ok=True)
