@@ -151,13 +151,12 @@ done:
  * themselves, directly or through others, or are more than any photo has. libheif 1.15 (Debian 12's) follows
  * such a loop until its stack overflows, or until it cannot start another decoding thread and throws from a C++
  * thread, which aborts the process: a 1 KB file would crash the scan. So the references are read here first.
- * Returns 1 to refuse the file, 0 otherwise (no meta or iref box is no loop; a box libheif will reject anyway
+ * Returns 1 to refuse the file, 0 otherwise (no iref box is no loop; a box libheif will reject anyway
  * is left to it).
  */
-static int shelf_heif_has_reference_loop(const uint8_t *d, size_t size) {
+static int shelf_heif_has_reference_loop(const uint8_t *d, size_t meta, size_t meta_end) {
     uint32_t type;
-    size_t payload, box_end, at, meta, meta_end;
-    if (!shelf_meta(d, size, &meta, &meta_end)) return 0;
+    size_t payload, box_end, at;
     size_t iref = 0, iref_end = 0;
     for (at = meta; shelf_box(d, at, meta_end, &type, &payload, &box_end); at = box_end) {
         if (type == SHELF_FOURCC('i', 'r', 'e', 'f')) { iref = payload; iref_end = box_end; break; }
@@ -289,10 +288,9 @@ static int shelf_be_n(const uint8_t *d, size_t end, size_t *at, unsigned n, uint
  * the coding block (64 at most); a grid's data must lie inside its box. With no ispe at all, no side may pass 16384.
  * Returns 1 to refuse.
  */
-static int shelf_heif_coded_size_exceeds(const uint8_t *d, size_t size) {
+static int shelf_heif_coded_size_exceeds(const uint8_t *d, size_t size, size_t meta, size_t meta_end) {
     uint32_t type;
-    size_t payload, box_end, at, meta, meta_end;
-    if (!shelf_meta(d, size, &meta, &meta_end)) return 0;
+    size_t payload, box_end, at;
     size_t ipco = 0, ipco_end = 0, iinf = 0, iinf_end = 0, iloc = 0, iloc_end = 0, idat = 0, idat_end = 0;
     for (at = meta; shelf_box(d, at, meta_end, &type, &payload, &box_end); at = box_end) {
         if (type == SHELF_FOURCC('i', 'i', 'n', 'f')) { iinf = payload; iinf_end = box_end; }
@@ -384,10 +382,14 @@ static int shelf_heif_open(const void *data, size_t size, struct heif_context **
     *primary = NULL;
     pthread_once(&shelf_heif_once, shelf_heif_init_once);
     if (data == NULL || size == 0) return shelf_heif_fail_with(SHELF_ERR_TRUNCATED, err, "no data");
-    if (shelf_heif_has_reference_loop((const uint8_t *)data, size))
-        return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err, "a derived image refers back to itself, or to too many images");
-    if (shelf_heif_coded_size_exceeds((const uint8_t *)data, size))
-        return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err, "an image is coded larger than the file says it is");
+    /* Both checks read the meta box's children: found once. No meta box is left to libheif, which rejects it. */
+    size_t meta, meta_end;
+    if (shelf_meta((const uint8_t *)data, size, &meta, &meta_end)) {
+        if (shelf_heif_has_reference_loop((const uint8_t *)data, meta, meta_end))
+            return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err, "a derived image refers back to itself, or to too many images");
+        if (shelf_heif_coded_size_exceeds((const uint8_t *)data, size, meta, meta_end))
+            return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err, "an image is coded larger than the file says it is");
+    }
     struct heif_context *c = heif_context_alloc();
     if (!c) return shelf_heif_fail_with(SHELF_ERR_NOMEM, err, "cannot allocate a libheif context");
     /* No side longer than this, whatever a grid or a damaged box states (libheif's own limit is 32768 x 32768:
