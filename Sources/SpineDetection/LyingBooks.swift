@@ -38,12 +38,13 @@ enum LyingBooks {
     }
 
     /// `standing`: the boxes the row finder kept (working frame), whose print is theirs, and whether each
-    /// is a lying one.
+    /// is a lying one. `across`: `acrossLines` when the caller has it already (the detector reads it for the
+    /// board rows too); nil reads it here.
     static func find(_ m: EdgeMaps, deskew: Deskew?, text: TextEvidence, standing kept: [(quad: Quad, lying: Bool)],
-                     _ p: DetectorParameters) -> [Found] {
+                     across: [Line]? = nil, _ p: DetectorParameters) -> [Found] {
         let standing = kept.map(\.quad), upright = kept.filter { !$0.lying }.map(\.quad)
         guard let maxAngle = p.lyingTextMaxAngle, maxAngle > 0 else { return [] }
-        let lines = acrossLines(text, m, deskew: deskew, maxAngle: maxAngle).filter { l in
+        let lines = (across ?? acrossLines(text, m, deskew: deskew, maxAngle: maxAngle)).filter { l in
             !standing.contains { TextEvidence.contains($0.points, l.centre) }
         }
         var out: [Found] = []
@@ -99,13 +100,14 @@ enum LyingBooks {
     /// edge; the edges between books in a stack stop with the books), that board becomes a row of its own,
     /// as tall as the photo's rows (with none, a little more than the print is long), so that the rows'
     /// stack search (`RowSpines.lyingStack`) cuts its books by their edges, print or none. Working frame.
-    static func boardBands(_ m: EdgeMaps, deskew: Deskew?, text: TextEvidence, bands: [RowFinder.Band], _ p: DetectorParameters) -> [RowFinder.Band] {
+    static func boardBands(_ m: EdgeMaps, deskew: Deskew?, text: TextEvidence, bands: [RowFinder.Band], across: [Line]? = nil,
+                           _ p: DetectorParameters) -> [RowFinder.Band] {
         guard let maxAngle = p.lyingTextMaxAngle, maxAngle > 0 else { return [] }
         let W = Double(m.width), H = Double(m.height)
         let inBand = { (y: Double) in bands.contains { y >= Double($0.top) && y <= Double($0.bottom + 1) } }
         let heights = bands.map { Double($0.bottom - $0.top + 1) }.sorted()
         var boards: [(y: Double, height: Double)] = []
-        for cluster in clusters(acrossLines(text, m, deskew: deskew, maxAngle: maxAngle).filter({ !inBand($0.centre.y) })) {
+        for cluster in clusters((across ?? acrossLines(text, m, deskew: deskew, maxAngle: maxAngle)).filter({ !inBand($0.centre.y) })) {
             var x0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
             for l in cluster { for c in l.corners { x0 = min(x0, c.x); x1 = max(x1, c.x); y1 = max(y1, c.y) } }
             let thick = cluster.map(\.thickness).max() ?? 1, length = x1 - x0
@@ -158,9 +160,9 @@ enum LyingBooks {
     /// The finder's boxes as detections in the photo's frame, each in the row its middle is nearest to,
     /// after that row's other boxes.
     static func spines(_ m: EdgeMaps, deskew: Deskew?, text: TextEvidence, standing: [(quad: Quad, lying: Bool)], bands: [RowFinder.Band],
-                       after existing: [DetectedSpine], _ p: DetectorParameters) -> [DetectedSpine] {
+                       after existing: [DetectedSpine], across: [Line]? = nil, _ p: DetectorParameters) -> [DetectedSpine] {
         var out: [DetectedSpine] = []
-        for f in find(m, deskew: deskew, text: text, standing: standing, p) where f.confidence >= (p.lyingMinConfidence ?? 0) {
+        for f in find(m, deskew: deskew, text: text, standing: standing, across: across, p) where f.confidence >= (p.lyingMinConfidence ?? 0) {
             // A book seen spine-on lies in a row, on its board or on other books; a strip of print under
             // a row is a shelf label or the edge of something lying in front.
             if f.spineOn {

@@ -48,10 +48,12 @@ public struct SpineDetector: Sendable {
         var cues: [[Double]] = [], appearance: [[Double]] = []
         var ceiling = 0
         var bands = RowFinder.rows(maps, p)
+        // The print running across the photo, read once for the board rows and the lying-book search.
+        let across = text.flatMap { t in p.lyingTextMaxAngle.flatMap { $0 > 0 ? LyingBooks.acrossLines(t, maps, deskew: deskew, maxAngle: $0) : nil } }
         // Boards with books lying on them and nothing standing, made rows of their own: only their lying books count.
         var boardOnly = Set<Int>()
         if let text, p.boardRows == true {
-            let boards = LyingBooks.boardBands(maps, deskew: deskew, text: text, bands: bands, p)
+            let boards = LyingBooks.boardBands(maps, deskew: deskew, text: text, bands: bands, across: across, p)
             let all = (bands.map { ($0, false) } + boards.map { ($0, true) }).sorted { $0.0.top < $1.0.top }
             bands = all.map(\.0)
             boardOnly = Set(all.indices.filter { all[$0].1 })
@@ -182,7 +184,8 @@ public struct SpineDetector: Sendable {
         // Books lying down that the rows' cuts missed, found from print running across the photo; they
         // carry a confidence of their own, so `cues` stays the rows' boxes' (which come first).
         if let text {
-            let lying = LyingBooks.spines(maps, deskew: deskew, text: text, standing: standing, bands: bands, after: spines, p)
+            let lying = LyingBooks.spines(maps, deskew: deskew, text: text, standing: standing, bands: bands, after: spines,
+                                          across: across, p)
             // Books lying on a board with nothing standing beside them make no band: they are a row of their own,
             // so every spine's `row` indexes `rows`.
             if rows.isEmpty, !lying.isEmpty {
