@@ -246,7 +246,7 @@ func report(_ label: String, _ set: String, _ s: Score) {
                  pct(s.authorsRight, s.authorsAnnotated), s.authorsRight, s.authorsAnnotated,
                  s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median, s.cpuMedian))
     if !s.confidences.isEmpty {
-        let bins: [(String, ClosedRange<Double>)] = [("<0.5", 0...0.4999), ("0.5-0.8", 0.5...0.7999), ("0.8-0.9", 0.8...0.8999), (">=0.9", 0.9...1)]
+        let bins: [(String, Range<Double>)] = [("<0.5", -Double.infinity..<0.5), ("0.5-0.8", 0.5..<0.8), ("0.8-0.9", 0.8..<0.9), (">=0.9", 0.9..<Double.infinity)]
         let parts = bins.map { name, range -> String in
             let inBin = s.confidences.filter { range.contains($0.confidence) }
             return String(format: "%@ %d (%.0f%% right)", name as NSString, inBin.count, pct(inBin.filter(\.right).count, inBin.count))
