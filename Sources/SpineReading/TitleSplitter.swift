@@ -152,6 +152,7 @@ enum TitleSplitter {
             runs[end].label = .publisher
         }
         runs = nameRunBesideTitle(nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
+        runs = nameInOtherCase(surnameAfterGivenRow(runs, lexicon: lexicon), lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
             let candidates = runs.indices.filter { runs[$0].label != .noise }
@@ -160,22 +161,7 @@ enum TitleSplitter {
         }
         let titleRuns = titlePrint(titles, of: runs, lexicon: lexicon).map { runs[$0] }
         let title = titleRuns.map(\.text).joined(separator: " ")
-        /// "Alain Claude | Sulzer": a name set over two rows, its surname alone on the second, is one author.
-        /// Two rows are one name when they follow each other, the first ends with a given name, and the second
-        /// is one word; "Beate Heinen | Ulrich Heinen" stay two.
-        func namesOverRows(_ indices: [Int]) -> [[Int]] {
-            var groups: [[Int]] = []
-            for i in indices {
-                if let last = groups.last?.last, last == i - 1, runs[i].words.count == 1,
-                   let end = runs[last].words.last, lexicon.isGiven(end.text) {
-                    groups[groups.count - 1].append(i)
-                } else {
-                    groups.append([i])
-                }
-            }
-            return groups
-        }
-        let authors = namesOverRows(runs.indices.filter { runs[$0].label == .author && !titles.contains($0) })
+        let authors = namesOverRows(runs.indices.filter { runs[$0].label == .author && !titles.contains($0) }, of: runs, lexicon: lexicon)
             .map { run in tidyName(run.map { runs[$0].text }.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ":,"))) }
             .map(withoutRole)
             .filter { !$0.isEmpty && !isEditionStatement($0) }
@@ -184,6 +170,39 @@ enum TitleSplitter {
         var confidence = Segment(words: words).confidence
         if titleChars < 4 { confidence *= 0.5 }
         return Split(title: titleChars == 0 ? nil : title, authors: authors, confidence: min(1, max(0, confidence)))
+    }
+
+    /// "Alain Claude | Sulzer", "Jenny | Torres Sanchez", "Gerritsen | Tess": a name set over rows is one author.
+    /// Author rows that follow each other are one name when the name so far ends with a given name and the next
+    /// row is one word; when it starts with a given name, is two words at most and the next row is one or two
+    /// words that do not start with a given name (the name's surnames); when a surname stands alone and a given
+    /// name alone follows it (the name is then given name first, as catalogues have it); or when an unknown
+    /// word stands alone and a surname alone follows it (a given name misread: "Sanara | Brown").
+    /// "Beate Heinen | Ulrich Heinen" and "BEATE | ULRICH HEINEN" stay two. Indices in the name's order.
+    static func namesOverRows(_ indices: [Int], of runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [[Int]] {
+        var groups: [[Int]] = []
+        for i in indices {
+            let next = runs[i].words
+            guard let group = groups.last, group.max() == i - 1 else {
+                groups.append([i])
+                continue
+            }
+            let name = group.flatMap { runs[$0].words }
+            let alone = name.count == 1 && next.count == 1 && isNameWord(name[0]) && isNameWord(next[0])
+            if let end = runs[group.last!].words.last, lexicon.isGiven(end.text), next.count == 1 {
+                groups[groups.count - 1].append(i)
+            } else if lexicon.isGiven(name[0].text), name.count <= 2, (1...2).contains(next.count),
+                      next.allSatisfy(isNameWord), !lexicon.isGiven(next[0].text) {
+                groups[groups.count - 1].append(i)
+            } else if alone, lexicon.isGiven(next[0].text), !lexicon.isGiven(name[0].text), lexicon.has(name[0].text, .surname) {
+                groups[groups.count - 1].insert(i, at: 0)
+            } else if alone, lexicon.kinds(name[0].text).isEmpty, lexicon.kinds(next[0].text) == .surname {
+                groups[groups.count - 1].append(i)
+            } else {
+                groups.append([i])
+            }
+        }
+        return groups
     }
 
     /// The title runs in the title's print: those at least 0.8 of the largest, so a subtitle in smaller print
@@ -296,6 +315,48 @@ enum TitleSplitter {
         name.words = Array(words[(n - 2)...]); name.label = .author
         var out = runs
         out.replaceSubrange(t...t, with: [title, name])
+        return out
+    }
+
+    /// "MARKUS | ZUSAK THE BOOK THIEF", "Jürgen | Seibold SEIN": a given name alone on its row, taken for the
+    /// author, and the surname printed on the title's row before the title. The title run's first word goes to
+    /// the name when it can be a surname (capitalised, no function or common word) and title words are left.
+    static func surnameAfterGivenRow(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        var out = runs
+        for k in runs.indices.dropLast() where runs[k].label == .author && runs[k + 1].label == .title {
+            let given = runs[k].words, title = runs[k + 1].words
+            guard given.count == 1, lexicon.isGiven(given[0].text), isNameWord(given[0]), title.count >= 2,
+                  isNameWord(title[0]), !lexicon.isGiven(title[0].text),
+                  lexicon.kinds(title[0].text).isDisjoint(with: [.common, .function, .genre, .volume, .place])
+            else { continue }
+            out[k].words.append(title[0])
+            out[k + 1].words.removeFirst()
+            return out
+        }
+        return out
+    }
+
+    /// "Stellmacher FROSCH ODER TRAUMPRINZ?", "GRISCOM Die Heilung der Gefühle": a surname set apart from the
+    /// title by its case alone, read into the title's run. When the reading has no author, a title run's first
+    /// word of four letters or more goes to the author when it is capitalised and the two words or more after
+    /// it are in capitals, or it is in capitals and the words after it are in mixed case; and it is no word the
+    /// lexicon knows but a surname ("Die" and "THE" are words; "ZUKUNFT- schreiben" is a word too).
+    static func nameInOtherCase(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        guard !runs.contains(where: { $0.label == .author }),
+              let t = runs.firstIndex(where: { $0.label == .title && $0.words.count >= 3 }) else { return runs }
+        let words = runs[t].words, first = words[0], rest = words.dropFirst()
+        func capitals(_ w: OCRWord) -> Bool { w.text.contains(where: \.isLetter) && !w.text.contains(where: \.isLowercase) }
+        let letters = first.text.filter(\.isLetter)
+        let titleCase = letters.count >= 4 && letters.dropFirst().allSatisfy(\.isLowercase) && rest.allSatisfy(capitals)
+        let capitalised = letters.count >= 4 && capitals(first) && rest.allSatisfy { !capitals($0) }
+            && rest.contains(where: { $0.text.first?.isUppercase == true })
+        guard titleCase || capitalised, isNameWord(first), lexicon.kinds(first.text).subtracting(.surname).isEmpty
+        else { return runs }
+        var name = runs[t], title = runs[t]
+        name.words = [first]; name.label = .author
+        title.words = Array(rest)
+        var out = runs
+        out.replaceSubrange(t...t, with: [name, title])
         return out
     }
 
@@ -447,8 +508,16 @@ enum TitleSplitter {
     /// in capitals, none of them a function, genre or place word and at most one a common word, beside title rows
     /// in mixed case. A spine sets its name apart by case as often as by size.
     static func namedInCapitals(_ run: SpineTagger.Run, beside others: [SpineTagger.Run], lexicon: SpineLexicon) -> Bool {
-        let capitals = (2...3).contains(run.words.count) && run.words.allSatisfy { w in
+        let capitals = (1...3).contains(run.words.count) && run.words.allSatisfy { w in
             isNameWord(w) && !w.text.contains(where: \.isLowercase) && lexicon.kinds(w.text).subtracting([.given, .surname, .common]).isEmpty
+        }
+        // "GRISCOM | Die Heilung der Gefühle": a surname alone, four letters or more and no word of any other kind,
+        // not broken at a hyphen ("ZUKUNFT- | schreiben", a word the next row ends).
+        if run.words.count == 1 {
+            let w = run.words[0]
+            return capitals && w.text.filter(\.isLetter).count >= 4 && !w.text.hasSuffix("-")
+                && lexicon.kinds(w.text).subtracting(.surname).isEmpty
+                && !others.isEmpty && others.allSatisfy { $0.text.contains(where: \.isLowercase) }
         }
         // A short surname is often a word somewhere too ("SEN"); a run of common words only is a title.
         let common = run.words.filter { lexicon.has($0.text, .common) }.count

@@ -187,6 +187,64 @@ struct SpineTaggerTests {
         #expect(heinen.authors == ["Beate Heinen", "Ulrich Heinen"])
     }
 
+    @Test("A name over rows is one author: a given name before two surnames, a given name after its surname, a misread given name")
+    func nameOverRowsInOtherOrders() {
+        func rows(_ texts: [String]) -> [SpineTagger.Run] { texts.map { run($0, .author, size: 20) } }
+        // "Jenny | Torres | Sanchez" as the tagger hands it on (a Home photo's spine): one name.
+        #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["Jenny", "Torres Sanchez"])) == [[0, 1]])
+        #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["APRIL GENEVIEVE", "TUCHOLKE"])) == [[0, 1]])
+        // "blanvalet | Gerritsen | Tess | DAS | SCHATTEN | HAUS": the given name goes first.
+        #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["Gerritsen", "Tess"])) == [[1, 0]])
+        // "Blindes Vertrauen | Sanara | Brown": a word no list holds, then a surname alone.
+        #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["Sanara", "Brown"])) == [[0, 1]])
+        // Two names stay two, though the first is one given name; rows apart are apart; two surnames stay two.
+        #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["BEATE", "ULRICH HEINEN"])) == [[0], [1]])
+        #expect(TitleSplitter.namesOverRows([0, 2], of: rows(["Gerritsen", "Blindes", "Tess"])) == [[0], [2]])
+        #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["Heinen", "Brown"])) == [[0], [1]])
+        // Through the whole split, as PP-OCR reads that spine.
+        let gerritsen = split(along([("blanvalet", 12), ("Gerritsen", 22), ("Tess", 16), ("Das Schattenhaus", 34)]), footAtStart: true)
+        #expect(gerritsen.authors == ["Tess Gerritsen"])
+        #expect(gerritsen.title == "Das Schattenhaus")
+    }
+
+    @Test("A surname printed at the start of the title's row, after a given name alone, joins the name")
+    func surnameAfterGivenRow() {
+        let zusak = TitleSplitter.surnameAfterGivenRow([run("MARKUS", .author, size: 20), run("ZUSAK THE BOOK THIEF", .title, size: 30)])
+        #expect(zusak.map(\.text) == ["MARKUS ZUSAK", "THE BOOK THIEF"])
+        #expect(zusak.map(\.label) == [.author, .title])
+        // A title's first word that is a word, or another given name, stays: "Max | Die Mineralien der Schweiz".
+        let weibel = [run("Max", .author, size: 20), run("Die Mineralien der Schweiz", .title, size: 30)]
+        #expect(TitleSplitter.surnameAfterGivenRow(weibel) == weibel)
+        let two = [run("Tess", .author, size: 20), run("Julia Trompeter", .title, size: 30)]
+        #expect(TitleSplitter.surnameAfterGivenRow(two) == two)
+        // A one-word title is left whole, and an author row of a whole name is no given name alone.
+        let one = [run("MARKUS", .author, size: 20), run("ZUSAK", .title, size: 30)]
+        #expect(TitleSplitter.surnameAfterGivenRow(one) == one)
+        let whole = [run("Markus Zusak", .author, size: 20), run("Bridge of Clay", .title, size: 30)]
+        #expect(TitleSplitter.surnameAfterGivenRow(whole) == whole)
+    }
+
+    @Test("A surname set apart from the title by its case alone goes to the author")
+    func nameInOtherCase() {
+        let stellmacher = TitleSplitter.nameInOtherCase([run("dtv girl", .publisher, size: 12), run("Stellmacher FROSCH ODER TRAUMPRINZ?", .title, size: 30)])
+        #expect(stellmacher.map(\.text) == ["dtv girl", "Stellmacher", "FROSCH ODER TRAUMPRINZ?"])
+        #expect(stellmacher.map(\.label) == [.publisher, .author, .title])
+        let griscom = TitleSplitter.nameInOtherCase([run("GRISCOM Die Heilung der Gefühle", .title, size: 30)])
+        #expect(griscom.map(\.text) == ["GRISCOM", "Die Heilung der Gefühle"])
+        // Words, a title in one case, and a reading with an author already stay as they are.
+        let words = [run("Haus DER SONNE", .title, size: 30)]
+        #expect(TitleSplitter.nameInOtherCase(words) == words)
+        let one = [run("Frosch oder Traumprinz", .title, size: 30)]
+        #expect(TitleSplitter.nameInOtherCase(one) == one)
+        let authored = [run("Stellmacher FROSCH ODER TRAUMPRINZ?", .title, size: 30), run("Hortense Ullrich", .author, size: 20)]
+        #expect(TitleSplitter.nameInOtherCase(authored) == authored)
+        // A surname alone in capitals on its own row, beside the title's rows in mixed case.
+        let palahniuk = [run("PALAHNIUK", .title, size: 40), run("Invéntate algo", .title, size: 40)]
+        #expect(TitleSplitter.nameRunBesideTitle(palahniuk).map(\.label) == [.author, .title])
+        let broken = [run("ZUKUNFT-", .title, size: 40), run("schreiben statt schwarzmalen", .title, size: 40)]
+        #expect(TitleSplitter.nameRunBesideTitle(broken) == broken)
+    }
+
     /// A run as the tagger hands it on: its words one line of height `size`, its label given.
     func run(_ text: String, _ label: SpineTagger.Label, size: Int) -> SpineTagger.Run {
         SpineTagger.Run(words: line(text, h: size).words, label: label, probabilities: [], size: Double(size))
