@@ -123,6 +123,15 @@ enum PPOCRSpine {
         let standing = image.height >= image.width
         let along = try read(frame: standing ? image.rotated(.counterClockwise90) : image, footKnown: true,
                              detector: detector, recognizer: recognizer, options: options)
+        // "Paolini", "RYAN": many spines print the author's name across the spine at its top, level as the
+        // photo stands, and the title along it. With no author read along, a name read across the top is the
+        // author, and the first line of what was read.
+        if standing, along.split.title != nil, along.split.authors.isEmpty,
+           let name = try nameAcrossTop(image, along: along.raw, detector: detector, recognizer: recognizer, options: options) {
+            var split = along.split
+            split.authors = [name]
+            return (split, name + "\n" + along.raw, along.textRunsUp)
+        }
         // A thick book may print everything across its spine, in short rows one under the other ("Silke
         // Redolfi / Frauen / bauen Staat / NZZ Verlag"): with nothing read along it, those rows are the reading,
         // read in the crop's own frame. Where the foot is is then unknown.
@@ -136,6 +145,59 @@ enum PPOCRSpine {
     /// across a spine's foot, makes one such box, which read along the spine gave "ENSY" in the largest print.
     static func runsAcross(_ rect: RotatedRect) -> Bool { rect.isVertical }
 
+    /// The name printed across a standing spine's top (`image`: the crop as it stands; `along`: what was read
+    /// along it). The detector finds print at right angles to its training poorly, so the top fifth is looked
+    /// at again level, as the photo stands, at least 320 px wide (a thin spine's name is a few pixels high);
+    /// its one to three lines that run across the spine, top to bottom, are each read either way round (the
+    /// surer kept, and only when sure: a spine's top holds logos and scratches too).
+    static func nameAcrossTop(_ image: RGBImage, along: String, detector: TextDetector, recognizer: TextRecognizer,
+                              options: PPOCROptions) throws(OnnxRuntimeError) -> String? {
+        let cut = image.cropped(x: 0, y: 0, width: image.width, height: min(image.height, max(8, image.height / 5)))
+        let grow = 320 / Double(cut.width)
+        let top = grow > 1 ? cut.resized(width: 320, height: Int((Double(cut.height) * grow).rounded())) : cut
+        let lines = try detector.detect(top).map(\.rect).filter { !$0.isVertical }.sorted { $0.center.y < $1.center.y }
+        guard !lines.isEmpty, lines.count <= 3 else { return nil }
+        var texts: [String] = []
+        for rect in lines {
+            let line = lineImage(rect, in: top, options: options)
+            let pair = try recognizer.recognize([line, line.rotated(.half)])
+            let best = pair[0].confidence >= pair[1].confidence ? pair[0] : pair[1]
+            guard best.confidence >= 0.8 else { return nil }
+            texts.append(best.text)
+        }
+        return name(across: texts, along: along)
+    }
+
+    /// The lines read across a spine's top as one name, when they look like one: one to three words, each
+    /// capitalised and letters only, no publisher, no function, genre or volume word, at least one the lexicon
+    /// knows as a name or not at all, and none of it read along the spine already (a wide spine's title rows
+    /// are read along it and across).
+    static func name(across texts: [String], along: String, lexicon: SpineLexicon = .shipped) -> String? {
+        let words = texts.joined(separator: " ").split(separator: " ").map(String.init)
+        guard (1...3).contains(words.count), words.joined().filter(\.isLetter).count >= 3 else { return nil }
+        let name = words.joined(separator: " ")
+        func letters(_ s: String) -> String { SpineLexicon.fold(s).filter(\.isLetter) }
+        let seen = letters(along)
+        let ocrWords = words.map { OCRWord(text: $0, confidence: 100, left: 0, top: 0, right: 0, bottom: 0, fromDictionary: false) }
+        guard ocrWords.allSatisfy(TitleSplitter.isNameWord), !lexicon.isPublisher(name, damaged: true),
+              words.contains(where: { w in
+                  let kinds = lexicon.kinds(w)
+                  return kinds.isEmpty || kinds.contains(.given) || kinds.contains(.surname)
+              }),
+              !words.contains(where: { lexicon.has($0, .function) || lexicon.has($0, .genre) || lexicon.has($0, .volume) }),
+              !words.contains(where: { letters($0).count >= 3 && seen.contains(letters($0)) })
+        else { return nil }
+        return name
+    }
+
+    /// A detected line cut out level, `maxLineHeight` high at most, its length in proportion.
+    static func lineImage(_ rect: RotatedRect, in frame: RGBImage, options: PPOCROptions) -> RGBImage {
+        let thickness = max(2, rect.thickness), length = max(2, rect.length)
+        let height = min(options.maxLineHeight, Int(thickness.rounded()))
+        let width = max(2, Int((length * Double(height) / thickness).rounded()))
+        return frame.warped(rect.quad, width: width, height: height)
+    }
+
     /// Reads the lines that run left to right in `frame` (either way round), and counts the word-long lines
     /// that run across them.
     static func read(frame: RGBImage, footKnown: Bool, detector: TextDetector, recognizer: TextRecognizer, options: PPOCROptions)
@@ -144,12 +206,7 @@ enum PPOCRSpine {
         let none = TitleSplitter.Split(title: nil, authors: [], confidence: 0)
         let found = try detector.detect(frame)
         let acrossLines = found.filter { runsAcross($0.rect) }.count
-        let lines: [Line] = found.filter { !runsAcross($0.rect) }.map { d in
-            let thickness = max(2, d.rect.thickness), length = max(2, d.rect.length)
-            let height = min(options.maxLineHeight, Int(thickness.rounded()))
-            let width = max(2, Int((length * Double(height) / thickness).rounded()))
-            return Line(rect: d.rect, image: frame.warped(d.rect.quad, width: width, height: height))
-        }
+        let lines: [Line] = found.filter { !runsAcross($0.rect) }.map { Line(rect: $0.rect, image: lineImage($0.rect, in: frame, options: options)) }
         guard !lines.isEmpty else { return (none, "", nil, acrossLines) }
 
         // Orientation: the biggest lines read both ways round, one at a time, until one way is clearly

@@ -48,6 +48,33 @@ struct PPOCRReaderTests {
         #expect(Similarity.ratio(reading.authors.first ?? "", "RAYMOND CHANDLER") >= 0.8, "\(reading.rawText)")
     }
 
+    @Test("A name printed across a standing spine's top, the title along it, is the author")
+    func nameAcrossTheTop() async throws {
+        let reader = try #require(Self.reader, Self.missing)
+        let along = BitmapText.standingSpine(BitmapText.render("THE HOBBIT", scale: 8), topToBottom: true)
+        let spine = Self.stacked([BitmapText.render("TOLKIEN", scale: 2), along])
+        let reading = await reader.read([SpineCrop(id: 11, image: spine)])[0]
+        #expect(Similarity.ratio(reading.title ?? "", "THE HOBBIT") >= 0.8, "\(reading.rawText)")
+        #expect(reading.authors.count == 1)
+        #expect(Similarity.ratio(reading.authors.first ?? "", "TOLKIEN") >= 0.8, "\(reading.rawText)")
+        // What was read across comes first in the raw text, as it stands first on the spine.
+        #expect(reading.rawText.split(separator: "\n").count == 2)
+    }
+
+    @Test("Only what looks like a name, read nowhere else on the spine, is taken from across its top")
+    func nameAcrossChecks() {
+        #expect(PPOCRSpine.name(across: ["Paolini"], along: "ERAGON") == "Paolini")
+        #expect(PPOCRSpine.name(across: ["HOLLY", "BLACK"], along: "THE COLDEST GIRL IN COLDTOWN") == "HOLLY BLACK")
+        // A publisher, a series or genre word, digits, lower case, or four words or more are no name.
+        #expect(PPOCRSpine.name(across: ["SCHOLASTIC"], along: "ECHO") == nil)
+        #expect(PPOCRSpine.name(across: ["ROMAN"], along: "DAS SCHATTENHAUS") == nil)
+        #expect(PPOCRSpine.name(across: ["BAND 3"], along: "DAS SCHATTENHAUS") == nil)
+        #expect(PPOCRSpine.name(across: ["dtv"], along: "FROSCH ODER TRAUMPRINZ") == nil)
+        #expect(PPOCRSpine.name(across: ["THE", "ART OF WAR"], along: "SUN TZU") == nil)
+        // A wide spine's title rows, read along it too, are not taken for a name.
+        #expect(PPOCRSpine.name(across: ["ELA YELDEPORTE"], along: "79()010 O PAIDOTRIBO\nFÍSICA Y EL DEPORTE") == nil)
+    }
+
     @Test("A thick spine printed across, in short rows under its head, is read across")
     func printedAcross() async throws {
         let reader = try #require(Self.reader, Self.missing)
