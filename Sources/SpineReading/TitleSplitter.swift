@@ -152,7 +152,7 @@ enum TitleSplitter {
             runs[end].label = .publisher
         }
         runs = nameRunBesideTitle(nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
-        runs = nameInOtherCase(surnameAfterGivenRow(runs, lexicon: lexicon), lexicon: lexicon)
+        runs = nameAmongMarks(nameInOtherCase(surnameAfterGivenRow(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
             let candidates = runs.indices.filter { runs[$0].label != .noise }
@@ -357,6 +357,25 @@ enum TitleSplitter {
         title.words = Array(rest)
         var out = runs
         out.replaceSubrange(t...t, with: [name, title])
+        return out
+    }
+
+    /// "Iny Lorentz | Die Kastratin | Knaur.", "Siba Shakib | Nach Afghanistan ... | GOLDMANN": a name the tagger
+    /// took for a publisher or noise, as it does with names no list holds. When the reading has no author and
+    /// a run the publisher list holds, another run that is not the title, not a publisher the list holds, and
+    /// one to three capitalised words of letters the lexicon knows only as names or not at all, is the author.
+    static func nameAmongMarks(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        guard !runs.contains(where: { $0.label == .author }),
+              runs.contains(where: { $0.label == .publisher && lexicon.isPublisher($0.text) }) else { return runs }
+        var out = runs
+        for k in runs.indices where [.publisher, .noise, .series].contains(runs[k].label) {
+            let words = runs[k].words
+            guard (1...3).contains(words.count), words.allSatisfy(isNameWord), !lexicon.isPublisher(runs[k].text, damaged: true),
+                  words.allSatisfy({ lexicon.kinds($0.text).subtracting([.given, .surname]).isEmpty }),
+                  words.map({ $0.text.filter(\.isLetter).count }).reduce(0, +) >= 4 else { continue }
+            out[k].label = .author
+            return out
+        }
         return out
     }
 

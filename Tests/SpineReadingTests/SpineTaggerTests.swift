@@ -224,6 +224,24 @@ struct SpineTaggerTests {
         #expect(TitleSplitter.surnameAfterGivenRow(whole) == whole)
     }
 
+    @Test("A name taken for a publisher or noise is the author when a listed publisher is read and no author")
+    func nameAmongMarks() {
+        let lorentz = TitleSplitter.nameAmongMarks([run("Iny Lorentz", .publisher, size: 20), run("Die Kastratin", .title, size: 30),
+                                                    run("Knaur.", .publisher, size: 14)])
+        #expect(lorentz.map(\.label) == [.author, .title, .publisher])
+        let shakib = TitleSplitter.nameAmongMarks([run("45515", .noise, size: 10), run("Siba Shakib", .noise, size: 20),
+                                                   run("Nach Afghanistan kommt Gott", .title, size: 30), run("GOLDMANN", .publisher, size: 14)])
+        #expect(shakib.map(\.label) == [.noise, .author, .title, .publisher])
+        // No listed publisher read, an author read already, or a run of words: left as they are.
+        let unlisted = [run("Iny Lorentz", .publisher, size: 20), run("Die Kastratin", .title, size: 30)]
+        #expect(TitleSplitter.nameAmongMarks(unlisted) == unlisted)
+        let authored = [run("Lorentz", .publisher, size: 20), run("Die Kastratin", .title, size: 30), run("Iny Lorentz", .author, size: 20),
+                        run("Knaur", .publisher, size: 14)]
+        #expect(TitleSplitter.nameAmongMarks(authored) == authored)
+        let words = [run("Roman", .noise, size: 20), run("Die Kastratin", .title, size: 30), run("Knaur", .publisher, size: 14)]
+        #expect(TitleSplitter.nameAmongMarks(words) == words)
+    }
+
     @Test("A surname set apart from the title by its case alone goes to the author")
     func nameInOtherCase() {
         let stellmacher = TitleSplitter.nameInOtherCase([run("dtv girl", .publisher, size: 12), run("Stellmacher FROSCH ODER TRAUMPRINZ?", .title, size: 30)])
