@@ -320,7 +320,8 @@ enum TitleSplitter {
 
     /// "MARKUS | ZUSAK THE BOOK THIEF", "Jürgen | Seibold SEIN": a given name alone on its row, taken for the
     /// author, and the surname printed on the title's row before the title. The title run's first word goes to
-    /// the name when it can be a surname (capitalised, no function or common word) and title words are left.
+    /// the name when it can be a surname (capitalised; no given name; no common, function, genre, volume or place
+    /// word) and title words are left.
     static func surnameAfterGivenRow(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         var out = runs
         for k in runs.indices.dropLast() where runs[k].label == .author && runs[k + 1].label == .title {

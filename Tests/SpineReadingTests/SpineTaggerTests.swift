@@ -190,7 +190,7 @@ struct SpineTaggerTests {
     @Test("A name over rows is one author: a given name before two surnames, a given name after its surname, a misread given name")
     func nameOverRowsInOtherOrders() {
         func rows(_ texts: [String]) -> [SpineTagger.Run] { texts.map { run($0, .author, size: 20) } }
-        // "Jenny | Torres | Sanchez" as the tagger hands it on (a Home photo's spine): one name.
+        // "Jenny | Torres | Sanchez" as the tagger hands it on (a spine on IMG_1346): one name.
         #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["Jenny", "Torres Sanchez"])) == [[0, 1]])
         #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["APRIL GENEVIEVE", "TUCHOLKE"])) == [[0, 1]])
         // "blanvalet | Gerritsen | Tess | DAS | SCHATTEN | HAUS": the given name goes first.
