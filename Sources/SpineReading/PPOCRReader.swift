@@ -178,8 +178,7 @@ enum PPOCRSpine {
         let name = words.joined(separator: " ")
         func letters(_ s: String) -> String { SpineLexicon.fold(s).filter(\.isLetter) }
         let seen = letters(along)
-        let ocrWords = words.map { OCRWord(text: $0, confidence: 100, left: 0, top: 0, right: 0, bottom: 0, fromDictionary: false) }
-        guard ocrWords.allSatisfy(TitleSplitter.isNameWord), !lexicon.isPublisher(name, damaged: true),
+        guard words.allSatisfy(TitleSplitter.isNameWord), !lexicon.isPublisher(name, damaged: true),
               words.contains(where: { w in
                   let kinds = lexicon.kinds(w)
                   return kinds.isEmpty || kinds.contains(.given) || kinds.contains(.surname)

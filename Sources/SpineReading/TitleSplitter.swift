@@ -289,12 +289,7 @@ enum TitleSplitter {
               !(particles.contains(words[end].text) && words[end].text.first?.isLowercase == true) else { return runs }
         // A line labelled an author whole may hold two names: "MIKAEL KROGERUS ROMAN TSCHAPPELER".
         if whole == .author, words.count - end <= 3, lexicon.isGiven(words[end].text) { return runs }
-        var name = runs[t], title = runs[t]
-        name.words = Array(words[..<end]); name.label = .author
-        title.words = Array(words[end...]); title.label = .title
-        var out = runs
-        out.replaceSubrange(t...t, with: [name, title])
-        return out
+        return cutting(runs, at: t, before: end, into: (.author, .title))
     }
 
     /// "SLOW HORSES MICK HERRON": the name printed after the title on one line. When the reading has no author,
@@ -310,12 +305,7 @@ enum TitleSplitter {
               isNameWord(given), isNameWord(surname), !lexicon.has(surname.text, .common),
               !lexicon.has(given.text, .common) || lexicon.kinds(surname.text) == .surname,
               !lexicon.has(before.text, .function), !particles.contains(before.text.lowercased()) else { return runs }
-        var title = runs[t], name = runs[t]
-        title.words = Array(words[..<(n - 2)])
-        name.words = Array(words[(n - 2)...]); name.label = .author
-        var out = runs
-        out.replaceSubrange(t...t, with: [title, name])
-        return out
+        return cutting(runs, at: t, before: n - 2, into: (.title, .author))
     }
 
     /// "MARKUS | ZUSAK THE BOOK THIEF", "Jürgen | Seibold SEIN": a given name alone on its row, taken for the
@@ -353,12 +343,7 @@ enum TitleSplitter {
             && rest.contains(where: { $0.text.first?.isUppercase == true })
         guard titleCase || capitalised, isNameWord(first), lexicon.kinds(first.text).subtracting(.surname).isEmpty
         else { return runs }
-        var name = runs[t], title = runs[t]
-        name.words = [first]; name.label = .author
-        title.words = Array(rest)
-        var out = runs
-        out.replaceSubrange(t...t, with: [name, title])
-        return out
+        return cutting(runs, at: t, before: 1, into: (.author, .title))
     }
 
     /// "Iny Lorentz | Die Kastratin | Knaur.", "Siba Shakib | Nach Afghanistan ... | GOLDMANN": a name the tagger
@@ -380,11 +365,25 @@ enum TitleSplitter {
         return out
     }
 
+    /// Run `t` cut in two before its word `k`, the pieces labelled `labels` in reading order: where a name and a
+    /// title were read as one line.
+    static func cutting(_ runs: [SpineTagger.Run], at t: Int, before k: Int,
+                        into labels: (SpineTagger.Label, SpineTagger.Label)) -> [SpineTagger.Run] {
+        var first = runs[t], second = runs[t]
+        first.words = Array(runs[t].words[..<k]); first.label = labels.0
+        second.words = Array(runs[t].words[k...]); second.label = labels.1
+        var out = runs
+        out.replaceSubrange(t...t, with: [first, second])
+        return out
+    }
+
     /// A word that can be part of a name: capitalised, two letters or more, nothing but letters, hyphens,
     /// apostrophes and dots ("O'Flanagan", "Jean-Charles", "D.").
-    static func isNameWord(_ w: OCRWord) -> Bool {
-        let letters = w.text.filter(\.isLetter)
-        return letters.count >= 2 && letters.first!.isUppercase && w.text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
+    static func isNameWord(_ w: OCRWord) -> Bool { isNameWord(w.text) }
+
+    static func isNameWord(_ text: String) -> Bool {
+        let letters = text.filter(\.isLetter)
+        return letters.count >= 2 && letters.first!.isUppercase && text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
     }
 
     /// "NPam", "TeaN", "ueaN": a call-number sticker read as one word. Real words do not put a capital after
@@ -531,17 +530,15 @@ enum TitleSplitter {
         let capitals = (1...3).contains(run.words.count) && run.words.allSatisfy { w in
             isNameWord(w) && !w.text.contains(where: \.isLowercase) && lexicon.kinds(w.text).subtracting([.given, .surname, .common]).isEmpty
         }
+        guard capitals, !others.isEmpty, others.allSatisfy({ $0.text.contains(where: \.isLowercase) }) else { return false }
         // "GRISCOM | Die Heilung der Gefühle": a surname alone, four letters or more and no word of any other kind,
         // not broken at a hyphen ("ZUKUNFT- | schreiben", a word the next row ends).
         if run.words.count == 1 {
-            let w = run.words[0]
-            return capitals && w.text.filter(\.isLetter).count >= 4 && !w.text.hasSuffix("-")
-                && lexicon.kinds(w.text).subtracting(.surname).isEmpty
-                && !others.isEmpty && others.allSatisfy { $0.text.contains(where: \.isLowercase) }
+            let w = run.words[0].text
+            return w.filter(\.isLetter).count >= 4 && !w.hasSuffix("-") && lexicon.kinds(w).subtracting(.surname).isEmpty
         }
         // A short surname is often a word somewhere too ("SEN"); a run of common words only is a title.
         let common = run.words.filter { lexicon.has($0.text, .common) }.count
-        return capitals && common < run.words.count && common <= 1
-            && !others.isEmpty && others.allSatisfy { $0.text.contains(where: \.isLowercase) }
+        return common < run.words.count && common <= 1
     }
 }
