@@ -232,7 +232,8 @@ enum TitleSplitter {
     /// "Leben | mit | Bonnie") is one run of one print, but the tagger labels each row's runs on their own and
     /// took the later rows for an author or for noise. A run goes on from a title run before it when that run
     /// ends in a comma or a hyphen, or when it starts with a lower-case word that is not a name's particle
-    /// ("von", "de"): a title's, a name's or a publisher's own first row starts with a capital. Only the title
+    /// ("von", "de"): a title's, a name's or a publisher's own first row starts with a capital; or when it starts
+    /// with a conjunction ("HARRYPOTTER | AND THE SORCERERS STONE"), as no name's first row does. Only the title
     /// grows; the runs the tagger labelled title stay titles. Row heights differ more than prints do ("mit" has
     /// no capital and no ascender), hence the wide size bands.
     static func continuingTitles(_ runs: [SpineTagger.Run]) -> [SpineTagger.Run] {
@@ -247,7 +248,8 @@ enum TitleSplitter {
             let lower = letters.count >= 2 && head.text.first!.isLowercase && !head.text.contains(where: \.isUppercase)
                 && !particles.contains(letters.lowercased())
                 && !tail.text.hasSuffix(".") && !tail.text.hasSuffix(":")
-            guard (hyphen || comma) && (0.5...2).contains(ratio)
+            let joined = conjunctions.contains(head.text.lowercased())
+            guard (hyphen || comma || joined) && (0.5...2).contains(ratio)
                     || lower && runs[k].label != .author && (0.6...1.4).contains(ratio) else { continue }
             runs[k].label = .title
             // Kept beside the title's print when the title is assembled from the largest runs.
@@ -295,15 +297,17 @@ enum TitleSplitter {
     /// "SLOW HORSES MICK HERRON": the name printed after the title on one line. When the reading has no author,
     /// a title run of four words or more that ends in a given name and a capitalised surname gives the two to the
     /// author, unless a particle or function word stands before them ("The Curious Case of Benjamin Button",
-    /// "Das Tagebuch der Anne Frank") or the two are words too ("IN DER ALLES ANDERS WURDE").
+    /// "Das Tagebuch der Anne Frank") or the two are words too ("IN DER ALLES ANDERS WURDE"). A surname that is
+    /// also a word counts when the lists hold it as a surname ("TURTLES ALL THE WAY DOWN JOHN GREEN"): many are
+    /// ("Green", "Black", "King"), and the function word before the name still guards titles that end in one.
     static func nameAfterTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         guard !runs.contains(where: { $0.label == .author }),
               let t = runs.firstIndex(where: { $0.label == .title && $0.words.count >= 4 }) else { return runs }
         let words = runs[t].words, n = words.count
         let given = words[n - 2], surname = words[n - 1], before = words[n - 3]
         guard lexicon.isGiven(given.text) || FirstNames.contains(given.text), !lexicon.has(given.text, .function),
-              isNameWord(given), isNameWord(surname), !lexicon.has(surname.text, .common),
-              !lexicon.has(given.text, .common) || lexicon.kinds(surname.text) == .surname,
+              isNameWord(given), isNameWord(surname), !lexicon.has(surname.text, .common) || lexicon.has(surname.text, .surname),
+              !lexicon.has(given.text, .common) || lexicon.has(surname.text, .surname),
               !lexicon.has(before.text, .function), !particles.contains(before.text.lowercased()) else { return runs }
         return cutting(runs, at: t, before: n - 2, into: (.title, .author))
     }
@@ -455,6 +459,8 @@ enum TitleSplitter {
         return Double(letters) / Double(compact.count) < 0.5
     }
 
+    /// Words that join two parts of one title ("HARRYPOTTER | AND THE SORCERERS STONE").
+    private static let conjunctions: Set<String> = ["and", "&", "und", "et", "or", "oder", "ou"]
     private static let particles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du", "y", "i", "and", "&"]
 
     /// Two to five words, capitalised or initials, no digits, starting with a given name or initials:

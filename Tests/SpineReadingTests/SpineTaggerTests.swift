@@ -335,6 +335,27 @@ struct SpineTaggerTests {
         }
         let authored = [run("Jane Austen", .author, size: 20), run("The Watsons and Emma Watson", .title, size: 30)]
         #expect(TitleSplitter.nameAfterTitle(authored) == authored)
+        // A surname that is a word too ("Green", "Black") after a given name: the name, unless a function word
+        // stands before it ("How Green Was My Valley" ends in no name; "Anne of Green Gables" keeps "of").
+        let green = TitleSplitter.nameAfterTitle([run("TURILES ALL THE WAY DOWN JOHN GREEN", .title, size: 30)])
+        #expect(green.map(\.text) == ["TURILES ALL THE WAY DOWN", "JOHN GREEN"])
+        #expect(green.map(\.label) == [.title, .author])
+        let gables = [run("The Story of Anne Green", .title, size: 30)]
+        #expect(TitleSplitter.nameAfterTitle(gables) == gables)
+    }
+
+    @Test("A row that starts with a conjunction goes on from the title's row before it")
+    func titleGoesOnAfterConjunction() {
+        let potter = TitleSplitter.continuingTitles([run("HARRYPOTTER", .title, size: 30), run("AND THE SORCERERS STONE", .noise, size: 24),
+                                                     run("CHOLA", .author, size: 14)])
+        #expect(potter.map(\.label) == [.title, .title, .author])
+        let sein = TitleSplitter.continuingTitles([run("SEIN", .title, size: 30), run("ODER TOTSEIN", .author, size: 30)])
+        #expect(sein.map(\.label) == [.title, .title])
+        // After an author's row, or a conjunction inside a row, nothing moves.
+        let escape = [run("PILAR RAMIREZ", .author, size: 30), run("AND THE ESCAPE FROM ZAFA", .title, size: 30)]
+        #expect(TitleSplitter.continuingTitles(escape) == escape)
+        let both = [run("Pride", .title, size: 30), run("Jane and Cassandra Austen", .author, size: 20)]
+        #expect(TitleSplitter.continuingTitles(both) == both)
     }
 
     @Test("A name on a row of its own beside the title's rows goes to the author when there is none")
