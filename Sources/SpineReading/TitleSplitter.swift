@@ -306,8 +306,8 @@ enum TitleSplitter {
         let words = runs[t].words, n = words.count
         let given = words[n - 2], surname = words[n - 1], before = words[n - 3]
         guard lexicon.isGiven(given.text) || FirstNames.contains(given.text), !lexicon.has(given.text, .function),
-              isNameWord(given), isNameWord(surname), !lexicon.has(surname.text, .common) || lexicon.has(surname.text, .surname),
-              !lexicon.has(given.text, .common) || lexicon.has(surname.text, .surname),
+              isNameWord(given), isNameWord(surname),
+              lexicon.has(surname.text, .surname) || !lexicon.has(surname.text, .common) && !lexicon.has(given.text, .common),
               !lexicon.has(before.text, .function), !particles.contains(before.text.lowercased()) else { return runs }
         return cutting(runs, at: t, before: n - 2, into: (.title, .author))
     }

@@ -336,7 +336,7 @@ struct SpineTaggerTests {
         let authored = [run("Jane Austen", .author, size: 20), run("The Watsons and Emma Watson", .title, size: 30)]
         #expect(TitleSplitter.nameAfterTitle(authored) == authored)
         // A surname that is a word too ("Green", "Black") after a given name: the name, unless a function word
-        // stands before it ("How Green Was My Valley" ends in no name; "Anne of Green Gables" keeps "of").
+        // stands before the two.
         let green = TitleSplitter.nameAfterTitle([run("TURILES ALL THE WAY DOWN JOHN GREEN", .title, size: 30)])
         #expect(green.map(\.text) == ["TURILES ALL THE WAY DOWN", "JOHN GREEN"])
         #expect(green.map(\.label) == [.title, .author])
