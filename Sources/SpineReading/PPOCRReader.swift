@@ -183,7 +183,7 @@ enum PPOCRSpine {
                   let kinds = lexicon.kinds(w)
                   return kinds.isEmpty || kinds.contains(.given) || kinds.contains(.surname)
               }),
-              !words.contains(where: { lexicon.has($0, .function) || lexicon.has($0, .genre) || lexicon.has($0, .volume) }),
+              words.allSatisfy({ lexicon.kinds($0).isDisjoint(with: [.function, .genre, .volume]) }),
               !words.contains(where: { letters($0).count >= 3 && seen.contains(letters($0)) })
         else { return nil }
         return name

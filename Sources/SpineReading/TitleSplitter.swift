@@ -530,8 +530,8 @@ enum TitleSplitter {
     }
 
     /// "AMARTYA SEN | The Argumentative Indian": a given name no list holds, but the run is two or three words
-    /// in capitals, none of them a function, genre or place word and at most one a common word, beside title rows
-    /// in mixed case. A spine sets its name apart by case as often as by size.
+    /// in capitals, none of them a function, genre or place word and at most one a common word, or one surname
+    /// alone ("PALAHNIUK"), beside title rows in mixed case. A spine sets its name apart by case as often as by size.
     static func namedInCapitals(_ run: SpineTagger.Run, beside others: [SpineTagger.Run], lexicon: SpineLexicon) -> Bool {
         let capitals = (1...3).contains(run.words.count) && run.words.allSatisfy { w in
             isNameWord(w) && !w.text.contains(where: \.isLowercase) && lexicon.kinds(w.text).subtracting([.given, .surname, .common]).isEmpty
