@@ -142,7 +142,7 @@ enum TitleSplitter {
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
-        var runs = continuingTitles(tagger.runs(cleaned, footAtStart: footAtStart))
+        var runs = continuingTitles(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon)
         // A label stuck to a run's end ("Agua cerrada TeaN") comes off.
         for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
         runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
@@ -153,6 +153,9 @@ enum TitleSplitter {
         }
         runs = nameRunBesideTitle(nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
         runs = nameAmongMarks(nameInOtherCase(surnameAfterGivenRow(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
+        // A cut above may leave a title run whose row goes on ("MARC-UWE KLING DIE KANGURU- | CHRONIKEN").
+        runs = continuingTitles(runs, lexicon: lexicon)
+        runs = nameFromSticker(runs, abbreviation: stickerAbbreviation(segments), lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
             let candidates = runs.indices.filter { runs[$0].label != .noise }
@@ -233,14 +236,37 @@ enum TitleSplitter {
     /// took the later rows for an author or for noise. A run goes on from a title run before it when that run
     /// ends in a comma or a hyphen, or when it starts with a lower-case word that is not a name's particle
     /// ("von", "de"): a title's, a name's or a publisher's own first row starts with a capital; or when it starts
-    /// with a conjunction ("HARRYPOTTER | AND THE SORCERERS STONE"), as no name's first row does. Only the title
-    /// grows; the runs the tagger labelled title stay titles. Row heights differ more than prints do ("mit" has
-    /// no capital and no ascender), hence the wide size bands.
-    static func continuingTitles(_ runs: [SpineTagger.Run]) -> [SpineTagger.Run] {
+    /// with a conjunction ("HARRYPOTTER | AND THE SORCERERS STONE"), as no name's first row does. A row's case
+    /// goes on past its end: a lower-case row after a word in capitals is a publisher's logo ("TORNADO | speak").
+    /// A title row of articles alone ("The | COST KNOWING", "THIS | POISON HEART") is no title by itself: it
+    /// joins the row after it. A name's row before a row that starts with a conjunction and an article ("PILAR
+    /// RAMIREZ | AND THE ESCAPE FROM ZAFA") is the title's start, as a second author's row would start with a
+    /// name. Only the title grows; the runs the tagger labelled title stay titles. Row heights differ more than
+    /// prints do ("mit" has no capital and no ascender), hence the wide size bands.
+    static func continuingTitles(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         var runs = runs
-        for k in runs.indices.dropFirst() where runs[k - 1].label == .title {
+        var k = 1
+        while k < runs.count {
+            defer { k += 1 }
             guard let tail = runs[k - 1].words.last, let head = runs[k].words.first else { continue }
             let ratio = runs[k].size / max(runs[k - 1].size, 1)
+            if runs[k - 1].label == .author, runs[k].words.count >= 3, conjunctions.contains(head.text.lowercased()),
+               lexicon.has(runs[k].words[1].text, .function), [.title, .noise].contains(runs[k].label) {
+                runs[k - 1].label = .title
+                runs[k].label = .title
+                runs[k].size = max(runs[k].size, runs[k - 1].size)
+                runs[k - 1].size = runs[k].size
+                continue
+            }
+            guard runs[k - 1].label == .title else { continue }
+            if runs[k].label != .publisher, runs[k - 1].words.allSatisfy(isArticle), (0.5...2).contains(ratio) {
+                runs[k].words = runs[k - 1].words + runs[k].words
+                runs[k].label = .title
+                runs[k].size = max(runs[k].size, runs[k - 1].size)
+                runs.remove(at: k - 1)
+                k -= 1
+                continue
+            }
             let hyphen = tail.text.count > 2 && tail.text.hasSuffix("-")
             let comma = tail.text.hasSuffix(",")
             let letters = head.text.filter(\.isLetter)
@@ -248,6 +274,7 @@ enum TitleSplitter {
             let lower = letters.count >= 2 && head.text.first!.isLowercase && !head.text.contains(where: \.isUppercase)
                 && !particles.contains(letters.lowercased())
                 && !tail.text.hasSuffix(".") && !tail.text.hasSuffix(":")
+                && (tail.text.filter(\.isLetter).count < 2 || tail.text.contains(where: \.isLowercase))
             let joined = conjunctions.contains(head.text.lowercased())
             guard (hyphen || comma || joined) && (0.5...2).contains(ratio)
                     || lower && runs[k].label != .author && (0.6...1.4).contains(ratio) else { continue }
@@ -256,6 +283,12 @@ enum TitleSplitter {
             runs[k].size = max(runs[k].size, runs[k - 1].size)
         }
         return runs
+    }
+
+    /// An article or a demonstrative, which starts a title and never stands for one.
+    static func isArticle(_ word: OCRWord) -> Bool {
+        ["the", "a", "an", "this", "these", "der", "die", "das", "le", "la", "les", "el", "los", "las", "il"]
+            .contains(word.text.lowercased())
     }
 
     /// "John Green Eine wie Alaska", "Maria Oruña Lo que la marea esconde": the author's name and the title
@@ -287,7 +320,9 @@ enum TitleSplitter {
         }
         // A name ends on a surname, not on "de" or "von", and the title does not start with a lower-case "von":
         // "Johann Wolfgang von Goethe" is a name whole.
+        // "ROALD DAHL'S BOOK OF GHOST STORIES": a name in the possessive is the title's own.
         guard !particles.contains(words[end - 1].text.lowercased()),
+              !["'s", "’s"].contains(where: { words[end - 1].text.lowercased().hasSuffix($0) }),
               !(particles.contains(words[end].text) && words[end].text.first?.isLowercase == true) else { return runs }
         // A line labelled an author whole may hold two names: "MIKAEL KROGERUS ROMAN TSCHAPPELER".
         if whole == .author, words.count - end <= 3, lexicon.isGiven(words[end].text) { return runs }
@@ -367,6 +402,77 @@ enum TitleSplitter {
             return out
         }
         return out
+    }
+
+    /// "N Paa", "796.342 Tor", "NPal": a library's call-number sticker ends in the first three letters of the
+    /// author's surname (the label Spanish and Catalan libraries put on every book; "FIC SMI" in many others).
+    /// The abbreviation: three letters, a capital and two lower-case, after a lone capital or a class number
+    /// or glued to the capital. Nil when no sticker was read.
+    static func stickerAbbreviation(_ segments: [Segment]) -> String? {
+        func abbreviation(_ t: String) -> Bool {
+            let c = Array(t)
+            return c.count == 3 && c[0].isUppercase && c.dropFirst().allSatisfy { $0.isLetter && $0.isLowercase }
+        }
+        for segment in segments {
+            let words = segment.words.map(\.text)
+            for (i, w) in words.enumerated() {
+                if i > 0, abbreviation(w) {
+                    let before = words[i - 1]
+                    if before.count == 1 && before.first!.isUppercase || before.contains(where: \.isNumber) { return w }
+                }
+                let c = Array(w)
+                if c.count == 4, c[0].isUppercase, abbreviation(String(c.dropFirst())) { return String(c.dropFirst()) }
+            }
+        }
+        return nil
+    }
+
+    /// "N Paa | Paasilinna El molinero aullador", "N Par | IFIGENIA TERESA DE LA PARRA", "NPal | NGÈLICA I
+    /// RAFEL | MIQUEL DE PALOL": the word the sticker abbreviates is the author's surname, wherever the tagger
+    /// put it. The name is that word with the given names, initials and particles before it on its run; the
+    /// rest of the run is title. When no title is left, the runs taken for another author are the title. A word the lexicon
+    /// knows as anything but a name is left alone: for a book with no author the sticker abbreviates the title
+    /// ("796 Enc | Enciclopedia visual").
+    static func nameFromSticker(_ runs: [SpineTagger.Run], abbreviation: String?, lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        guard let abbreviation else { return runs }
+        func folded(_ t: String) -> String { t.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased() }
+        let key = folded(abbreviation)
+        for r in runs.indices where runs[r].label != .publisher {
+            let words = runs[r].words
+            guard let i = words.firstIndex(where: { w in
+                isNameWord(w) && w.text.filter(\.isLetter).count > key.count && folded(w.text).hasPrefix(key)
+                    && lexicon.kinds(w.text).subtracting([.given, .surname]).isEmpty
+            }) else { continue }
+            // A run taken for the author stays whole ("Iraima Fernández Go", "Pasqual i Escrivà", "Ernesto Angel
+            // Binda Ángel Norberto Coerezza") unless an article or preposition follows the name ("Padura EL HOMBRE").
+            if runs[r].label == .author {
+                let titled = words[(i + 1)...].contains { !particles.contains($0.text.lowercased()) && lexicon.has($0.text, .function) }
+                if !titled { return runs }
+            }
+            var s = i
+            while s > 0, runs[r].label == .author || lexicon.isGiven(words[s - 1].text) || FirstNames.contains(words[s - 1].text)
+                    || FirstNames.isInitial(words[s - 1].text) || particles.contains(words[s - 1].text.lowercased()) {
+                s -= 1
+            }
+            while s < i, particles.contains(words[s].text.lowercased()) { s += 1 }
+            func piece(_ range: Range<Int>, _ label: SpineTagger.Label) -> SpineTagger.Run {
+                var run = runs[r]
+                run.words = Array(words[range])
+                run.label = label
+                return run
+            }
+            var pieces = [piece(s..<(i + 1), .author)]
+            if s > 0 { pieces.insert(piece(0..<s, .title), at: 0) }
+            if i + 1 < words.count { pieces.append(piece((i + 1)..<words.count, .title)) }
+            var out = runs
+            out.replaceSubrange(r...r, with: pieces)
+            if !out.contains(where: { $0.label == .title }) {
+                let name = r + (s > 0 ? 1 : 0)
+                for k in out.indices where k != name && out[k].label == .author { out[k].label = .title }
+            }
+            return out
+        }
+        return runs
     }
 
     /// Run `t` cut in two before its word `k`, the pieces labelled `labels` in reading order: where a name and a

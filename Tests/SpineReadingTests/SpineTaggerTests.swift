@@ -352,10 +352,94 @@ struct SpineTaggerTests {
         let sein = TitleSplitter.continuingTitles([run("SEIN", .title, size: 30), run("ODER TOTSEIN", .author, size: 30)])
         #expect(sein.map(\.label) == [.title, .title])
         // After an author's row, or a conjunction inside a row, nothing moves.
-        let escape = [run("PILAR RAMIREZ", .author, size: 30), run("AND THE ESCAPE FROM ZAFA", .title, size: 30)]
-        #expect(TitleSplitter.continuingTitles(escape) == escape)
+        let second = [run("JANE AUSTEN", .author, size: 30), run("AND CASSANDRA AUSTEN", .author, size: 30)]
+        #expect(TitleSplitter.continuingTitles(second) == second)
         let both = [run("Pride", .title, size: 30), run("Jane and Cassandra Austen", .author, size: 20)]
         #expect(TitleSplitter.continuingTitles(both) == both)
+    }
+
+    @Test("A name's row before a row that starts with a conjunction and an article is the title's start")
+    func nameStartsTitle() {
+        // "RANDALI | PILAR RAMIREZ | AND THE ESCAPE | FROM ZAFA": the heights PP-OCR gave, the name printed larger.
+        let escape = TitleSplitter.continuingTitles([run("RANDALI", .author, size: 20), run("PILAR RAMIREZ", .author, size: 48),
+                                                     run("AND THE ESCAPE FROM ZAFA", .title, size: 21)])
+        #expect(escape.map(\.label) == [.author, .title, .title])
+        #expect(TitleSplitter.titlePrint([1, 2], of: escape) == [1, 2])
+    }
+
+    @Test("A title's row of an article alone joins the row after it")
+    func articleRowJoinsTitle() {
+        // "The | COST KNOWING", labelled as the tagger did on a real spine: with the article's row alone beside
+        // it, the row in capitals went to the author as a name.
+        let cost = TitleSplitter.continuingTitles([run("The", .title, size: 43), run("COST KNOWING", .title, size: 62)])
+        #expect(cost.map(\.text) == ["The COST KNOWING"])
+        #expect(TitleSplitter.nameRunBesideTitle(cost) == cost)
+        let poison = TitleSplitter.continuingTitles([run("BAYRON", .author, size: 24), run("THIS", .title, size: 34),
+                                                     run("POISON HEART", .title, size: 54)])
+        #expect(poison.map(\.text) == ["BAYRON", "THIS POISON HEART"])
+        #expect(poison.map(\.label) == [.author, .title])
+        // An article before a publisher's name stays apart.
+        let press = [run("The", .title, size: 30), run("Penguin Press", .publisher, size: 30)]
+        #expect(TitleSplitter.continuingTitles(press) == press)
+    }
+
+    @Test("A lower-case row after a word in capitals is no part of the title")
+    func logoAfterCapitals() {
+        let tornado = [run("A.S. KING", .author, size: 28), run("STILL LIFE with TORNADO", .title, size: 23),
+                       run("speak", .noise, size: 16)]
+        #expect(TitleSplitter.continuingTitles(tornado) == tornado)
+        // After a word in lower case the row goes on.
+        let murder = TitleSplitter.continuingTitles([run("good girl's guide to", .title, size: 20), run("murder", .noise, size: 18)])
+        #expect(murder.map(\.label) == [.title, .title])
+    }
+
+    @Test("A name in the possessive at a title's start stays in the title")
+    func possessiveNameInTitle() {
+        let dahl = [run("ROALD DAHL'S BOOK OF GHOST STORIES", .title, size: 28)]
+        #expect(TitleSplitter.nameBeforeTitle(dahl) == dahl)
+        let bryson = [run("Bill Bryson’s African Diary", .title, size: 28)]
+        #expect(TitleSplitter.nameBeforeTitle(bryson) == bryson)
+    }
+
+    @Test("The surname a library's call-number sticker abbreviates is the author, wherever the tagger put it")
+    func stickerNamesAuthor() {
+        let segments = { (texts: [String]) in texts.map { TitleSplitter.Segment(words: self.line($0).words) } }
+        #expect(TitleSplitter.stickerAbbreviation(segments(["N Paa", "Paasilinna El molinero aullador"])) == "Paa")
+        #expect(TitleSplitter.stickerAbbreviation(segments(["796.342 Tor", "TENIS EN LA ESCUELA"])) == "Tor")
+        #expect(TitleSplitter.stickerAbbreviation(segments(["NPal", "MIQUEL DE PALOL"])) == "Pal")
+        #expect(TitleSplitter.stickerAbbreviation(segments(["Der Fänger im Roggen", "J. D. Salinger"])) == nil)
+        // The surname read at the start of the title's line.
+        let paasilinna = TitleSplitter.nameFromSticker([run("Paasilinna El molinero aullador", .title, size: 30)], abbreviation: "Paa")
+        #expect(paasilinna.map(\.text) == ["Paasilinna", "El molinero aullador"])
+        #expect(paasilinna.map(\.label) == [.author, .title])
+        // Title and name swapped: the name is the author, the other run the title.
+        let palol = TitleSplitter.nameFromSticker([run("NGÈLICA I RAFEL", .author, size: 30), run("MIQUEL DE PALOL", .title, size: 30)],
+                                                  abbreviation: "Pal")
+        #expect(palol.map(\.label) == [.title, .author])
+        // The title's first words taken into the name, and initials before a surname.
+        let padura = TitleSplitter.nameFromSticker([run("Padura EL HOMBRE", .author, size: 30), run("QUE AMABA A LOS PERROS", .title, size: 30)],
+                                                   abbreviation: "Pad")
+        #expect(padura.map(\.text) == ["Padura", "EL HOMBRE", "QUE AMABA A LOS PERROS"])
+        #expect(padura.map(\.label) == [.author, .title, .title])
+        let puleo = TitleSplitter.nameFromSticker([run("Anatomía del CORREDOR J. PULEO", .title, size: 30)], abbreviation: "Pul")
+        #expect(puleo.map(\.text) == ["Anatomía del CORREDOR", "J. PULEO"])
+        // An author's run stays whole; a title word the sticker abbreviates (a book with no author) stays a title.
+        let binda = [run("Ernesto Angel Binda Ángel Norberto Coerezza", .author, size: 20), run("Reglas del juego", .title, size: 30)]
+        #expect(TitleSplitter.nameFromSticker(binda, abbreviation: "Bin") == binda)
+        let atlas = [run("ATLAS ILUSTRADO DE LOS DEPORTES", .title, size: 30)]
+        #expect(TitleSplitter.nameFromSticker(atlas, abbreviation: "Atl") == atlas)
+        // Through the whole split.
+        let whole = split(along([("N Paa", 14), ("Paasilinna El molinero aullador", 30)]))
+        #expect(whole.title == "El molinero aullador")
+        #expect(whole.authors == ["Paasilinna"])
+    }
+
+    @Test("A title cut from a name's line goes on into the row after it")
+    func cutTitleGoesOn() {
+        // "ullstein | MARC-UWE KLING DIE KANGURU- | CHRONIKEN": the tagger took both rows for the author.
+        let kling = split(along([("ullstein", 53), ("MARC-UWE KLING DIE KANGURU-", 69), ("CHRONIKEN", 51)]))
+        #expect(kling.title == "DIE KANGURU- CHRONIKEN")
+        #expect(kling.authors == ["MARC-UWE KLING"])
     }
 
     @Test("A name on a row of its own beside the title's rows goes to the author when there is none")
