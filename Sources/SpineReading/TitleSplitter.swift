@@ -258,6 +258,15 @@ enum TitleSplitter {
                 runs[k - 1].size = runs[k].size
                 continue
             }
+            // "REDEMPTION | -PREP": a word broken across rows, whatever the runs were taken for.
+            if head.text.count > 2, head.text.hasPrefix("-"), runs[k - 1].label != .publisher, runs[k].label != .publisher,
+               (0.5...2).contains(ratio) {
+                runs[k - 1].label = .title
+                runs[k].label = .title
+                runs[k].size = max(runs[k].size, runs[k - 1].size)
+                runs[k - 1].size = runs[k].size
+                continue
+            }
             guard runs[k - 1].label == .title else { continue }
             if runs[k].label != .publisher, runs[k - 1].words.allSatisfy(isArticle), (0.5...2).contains(ratio) {
                 runs[k].words = runs[k - 1].words + runs[k].words
@@ -276,7 +285,12 @@ enum TitleSplitter {
                 && !tail.text.hasSuffix(".") && !tail.text.hasSuffix(":")
                 && (tail.text.filter(\.isLetter).count < 2 || tail.text.contains(where: \.isLowercase))
             let joined = conjunctions.contains(head.text.lowercased())
-            guard (hyphen || comma || joined) && (0.5...2).contains(ratio)
+            // "Mejora tu | Tenis | Charles Applewhaite": one word that is no name, between the title and a whole name.
+            let beforeName = runs[k].label == .author && runs[k].words.count == 1 && k + 1 < runs.count
+                && runs[k + 1].label == .author && runs[k + 1].words.count >= 2
+                && (lexicon.isGiven(runs[k + 1].words[0].text) || FirstNames.contains(runs[k + 1].words[0].text))
+                && lexicon.kinds(head.text).isDisjoint(with: [.given, .surname])
+            guard (hyphen || comma || joined || beforeName) && (0.5...2).contains(ratio)
                     || lower && runs[k].label != .author && (0.6...1.4).contains(ratio) else { continue }
             runs[k].label = .title
             // Kept beside the title's print when the title is assembled from the largest runs.

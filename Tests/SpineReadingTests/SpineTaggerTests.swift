@@ -367,6 +367,30 @@ struct SpineTaggerTests {
         #expect(TitleSplitter.titlePrint([1, 2], of: escape) == [1, 2])
     }
 
+    @Test("A row that starts with a hyphen goes on from the row before it, whatever either was taken for")
+    func hyphenStartsRow() {
+        let prep = TitleSplitter.continuingTitles([run("REDEMPTION", .author, size: 21), run("-PREP", .title, size: 35)])
+        #expect(prep.map(\.label) == [.title, .title])
+        #expect(TitleSplitter.titlePrint([0, 1], of: prep) == [0, 1])
+        // A dash before a publisher's row is no broken word.
+        let press = [run("Emma", .title, size: 30), run("-Penguin", .publisher, size: 30)]
+        #expect(TitleSplitter.continuingTitles(press) == press)
+    }
+
+    @Test("One word that is no name, between the title's rows and a whole name, ends the title")
+    func wordBeforeNameEndsTitle() {
+        let beasts = TitleSplitter.continuingTitles([run("Beasts of Extraordinary", .title, size: 26), run("Circumstance", .author, size: 15),
+                                                     run("Ruth Emmie Lang", .author, size: 24)])
+        #expect(beasts.map(\.label) == [.title, .title, .author])
+        // A surname before the name's given name is the name's own ("Gerritsen | Tess Marie"); so is a word
+        // before a run that does not start with a given name.
+        let gerritsen = [run("Das Schattenhaus", .title, size: 30), run("Gerritsen", .author, size: 20), run("Tess Marie", .author, size: 20)]
+        #expect(TitleSplitter.continuingTitles(gerritsen) == gerritsen)
+        let unnamed = [run("Beasts of Extraordinary", .title, size: 26), run("Circumstance", .author, size: 15),
+                       run("Emmie Lang", .author, size: 24)]
+        #expect(TitleSplitter.continuingTitles(unnamed) == unnamed)
+    }
+
     @Test("A title's row of an article alone joins the row after it")
     func articleRowJoinsTitle() {
         // "The | COST KNOWING", labelled as the tagger did on a real spine: with the article's row alone beside
