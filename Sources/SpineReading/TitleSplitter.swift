@@ -250,17 +250,12 @@ enum TitleSplitter {
             defer { k += 1 }
             guard let tail = runs[k - 1].words.last, let head = runs[k].words.first else { continue }
             let ratio = runs[k].size / max(runs[k - 1].size, 1)
-            if runs[k - 1].label == .author, runs[k].words.count >= 3, conjunctions.contains(head.text.lowercased()),
-               lexicon.has(runs[k].words[1].text, .function), [.title, .noise].contains(runs[k].label) {
-                runs[k - 1].label = .title
-                runs[k].label = .title
-                runs[k].size = max(runs[k].size, runs[k - 1].size)
-                runs[k - 1].size = runs[k].size
-                continue
-            }
+            let nameStartsTitle = runs[k - 1].label == .author && runs[k].words.count >= 3 && conjunctions.contains(head.text.lowercased())
+                && lexicon.has(runs[k].words[1].text, .function) && [.title, .noise].contains(runs[k].label)
             // "REDEMPTION | -PREP": a word broken across rows, whatever the runs were taken for.
-            if head.text.count > 2, head.text.hasPrefix("-"), runs[k - 1].label != .publisher, runs[k].label != .publisher,
-               (0.5...2).contains(ratio) {
+            let brokenWord = head.text.count > 2 && head.text.hasPrefix("-") && runs[k - 1].label != .publisher
+                && runs[k].label != .publisher && (0.5...2).contains(ratio)
+            if nameStartsTitle || brokenWord {
                 runs[k - 1].label = .title
                 runs[k].label = .title
                 runs[k].size = max(runs[k].size, runs[k - 1].size)
@@ -441,12 +436,12 @@ enum TitleSplitter {
         return nil
     }
 
-    /// "N Paa | Paasilinna El molinero aullador", "N Par | IFIGENIA TERESA DE LA PARRA", "NPal | NGÈLICA I
-    /// RAFEL | MIQUEL DE PALOL": the word the sticker abbreviates is the author's surname, wherever the tagger
-    /// put it. The name is that word with the given names, initials and particles before it on its run; the
-    /// rest of the run is title. When no title is left, the runs taken for another author are the title. A word the lexicon
-    /// knows as anything but a name is left alone: for a book with no author the sticker abbreviates the title
-    /// ("796 Enc | Enciclopedia visual").
+    /// "N Paa | Paasilinna El molinero aullador", "796.422 Pul | Anatomía del CORREDOR J. PULEO", "NPal |
+    /// NGÈLICA I RAFEL | MIQUEL DE PALOL": the word the sticker abbreviates is the author's surname, wherever the
+    /// tagger put it. The name is that word with the given names, initials and particles before it on its run
+    /// (on a run taken for the author, all the words before it); the rest of the run is title. When no title is
+    /// left, the runs taken for another author are the title. A word the lexicon knows as anything but a name is
+    /// left alone: for a book with no author the sticker abbreviates the title ("796 Enc | Enciclopedia visual").
     static func nameFromSticker(_ runs: [SpineTagger.Run], abbreviation: String?, lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         guard let abbreviation else { return runs }
         func folded(_ t: String) -> String { t.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased() }
