@@ -351,7 +351,8 @@ struct SpineTaggerTests {
         #expect(potter.map(\.label) == [.title, .title, .author])
         let sein = TitleSplitter.continuingTitles([run("SEIN", .title, size: 30), run("ODER TOTSEIN", .author, size: 30)])
         #expect(sein.map(\.label) == [.title, .title])
-        // After an author's row, or a conjunction inside a row, nothing moves.
+        // A second author after a name (the conjunction before a name, not an article), or a conjunction inside a
+        // row: nothing moves.
         let second = [run("JANE AUSTEN", .author, size: 30), run("AND CASSANDRA AUSTEN", .author, size: 30)]
         #expect(TitleSplitter.continuingTitles(second) == second)
         let both = [run("Pride", .title, size: 30), run("Jane and Cassandra Austen", .author, size: 20)]
