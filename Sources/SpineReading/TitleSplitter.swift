@@ -444,12 +444,11 @@ enum TitleSplitter {
     /// left alone: for a book with no author the sticker abbreviates the title ("796 Enc | Enciclopedia visual").
     static func nameFromSticker(_ runs: [SpineTagger.Run], abbreviation: String?, lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         guard let abbreviation else { return runs }
-        func folded(_ t: String) -> String { t.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased() }
-        let key = folded(abbreviation)
+        let key = SpineLexicon.fold(abbreviation)
         for r in runs.indices where runs[r].label != .publisher {
             let words = runs[r].words
             guard let i = words.firstIndex(where: { w in
-                isNameWord(w) && w.text.filter(\.isLetter).count > key.count && folded(w.text).hasPrefix(key)
+                isNameWord(w) && w.text.filter(\.isLetter).count > key.count && SpineLexicon.fold(w.text).hasPrefix(key)
                     && lexicon.kinds(w.text).subtracting([.given, .surname]).isEmpty
             }) else { continue }
             // A run taken for the author stays whole ("Iraima Fernández Go", "Pasqual i Escrivà", "Ernesto Angel
@@ -464,19 +463,13 @@ enum TitleSplitter {
                 s -= 1
             }
             while s < i, particles.contains(words[s].text.lowercased()) { s += 1 }
-            func piece(_ range: Range<Int>, _ label: SpineTagger.Label) -> SpineTagger.Run {
-                var run = runs[r]
-                run.words = Array(words[range])
-                run.label = label
-                return run
+            var out = runs, name = r
+            if i + 1 < words.count { out = cutting(out, at: r, before: i + 1, into: (.author, .title)) } else { out[r].label = .author }
+            if s > 0 {
+                out = cutting(out, at: r, before: s, into: (.title, .author))
+                name = r + 1
             }
-            var pieces = [piece(s..<(i + 1), .author)]
-            if s > 0 { pieces.insert(piece(0..<s, .title), at: 0) }
-            if i + 1 < words.count { pieces.append(piece((i + 1)..<words.count, .title)) }
-            var out = runs
-            out.replaceSubrange(r...r, with: pieces)
             if !out.contains(where: { $0.label == .title }) {
-                let name = r + (s > 0 ? 1 : 0)
                 for k in out.indices where k != name && out[k].label == .author { out[k].label = .title }
             }
             return out
