@@ -31,7 +31,8 @@ enum TitleSplitter {
     static func segments(_ lines: [OCRLine]) -> [Segment] {
         var out: [Segment] = []
         for var line in lines {
-            line.words = line.words.flatMap(splitAtSeparators).flatMap(splitAtColon).flatMap { splitJoinedName($0) }
+            line.words = line.words.flatMap(splitAtSeparators).flatMap(splitAtColon).flatMap(splitJoinedInitials)
+                .flatMap { splitJoinedName($0) }
             var current: [OCRWord] = []
             for var word in line.words {
                 // "Padura/ EL HOMBRE...": a slash separates author and title as a gap would.
@@ -101,6 +102,25 @@ enum TitleSplitter {
         return [first] + splitAtColon(rest)
     }
 
+    /// "J.R.Moehringer": OCR lost the spaces after a name's initials, which leaves one word no name list
+    /// holds. The word is cut after each initial's full stop when a capitalised word of three letters or
+    /// more follows them.
+    static func splitJoinedInitials(_ word: OCRWord) -> [OCRWord] {
+        let chars = Array(word.text)
+        var i = 0
+        while i + 1 < chars.count, chars[i].isUppercase, chars[i + 1] == "." { i += 2 }
+        guard i > 0, chars.count - i >= 3, chars[i].isUppercase, chars[i...].allSatisfy(\.isLetter) else { return [word] }
+        var out: [OCRWord] = []
+        for start in stride(from: 0, through: i, by: 2) {
+            var piece = word
+            piece.left = word.left + (word.right - word.left) * start / chars.count
+            piece.right = start == i ? word.right : word.left + (word.right - word.left) * (start + 2) / chars.count
+            piece.text = start == i ? String(chars[i...]) : String(chars[start..<(start + 2)])
+            out.append(piece)
+        }
+        return out
+    }
+
     /// "UlrikeKeller-Knobelspies", "MICKHERRON": OCR lost the space after a given name; put it back so the
     /// name is seen. In capitals nothing marks where the name ends, so the rest must be a known surname and
     /// the whole not a word of its own.
@@ -142,7 +162,7 @@ enum TitleSplitter {
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
-        var runs = continuingTitles(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon)
+        var runs = titleWordEndingName(continuingTitles(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon), lexicon: lexicon)
         // A label stuck to a run's end ("Agua cerrada TeaN") comes off.
         for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
         runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
@@ -236,8 +256,9 @@ enum TitleSplitter {
     /// took the later rows for an author or for noise. A run goes on from a title run before it when that run
     /// ends in a comma or a hyphen, or when it starts with a lower-case word that is not a name's particle
     /// ("von", "de"): a title's, a name's or a publisher's own first row starts with a capital; or when it starts
-    /// with a conjunction ("HARRYPOTTER | AND THE SORCERERS STONE"), as no name's first row does. A row's case
-    /// goes on past its end: a lower-case row after a word in capitals is a publisher's logo ("TORNADO | speak").
+    /// with a conjunction ("HARRYPOTTER | AND THE SORCERERS STONE") or a preposition ("LONG ROAD | To MERCY"), as no
+    /// name's first row does. A row's case goes on past its end: a lower-case row after a word in capitals is a
+    /// publisher's logo ("TORNADO | speak").
     /// A title row of articles alone ("The | COST KNOWING", "THIS | POISON HEART") is no title by itself: it
     /// joins the row after it. A name's row before a row that starts with a conjunction and an article ("PILAR
     /// RAMIREZ | AND THE ESCAPE FROM ZAFA") is the title's start, as a second author's row would start with a
@@ -280,6 +301,7 @@ enum TitleSplitter {
                 && !tail.text.hasSuffix(".") && !tail.text.hasSuffix(":")
                 && (tail.text.filter(\.isLetter).count < 2 || tail.text.contains(where: \.isLowercase))
             let joined = conjunctions.contains(head.text.lowercased())
+                || prepositions.contains(head.text.lowercased()) && runs[k].words.count >= 2 && runs[k].label != .author
             // "Mejora tu | Tenis | Charles Applewhaite": one word that is no name, between the title and a whole name.
             let beforeName = runs[k].label == .author && runs[k].words.count == 1 && k + 1 < runs.count
                 && runs[k + 1].label == .author && runs[k + 1].words.count >= 2
@@ -292,6 +314,27 @@ enum TitleSplitter {
             runs[k].size = max(runs[k].size, runs[k - 1].size)
         }
         return runs
+    }
+
+    /// "Bel Mooney Leben | mit Bonnie", "Silke Rel Frauen | bauen Staat": the title's first word printed on the
+    /// name's row, and the title's row after it starting in lower case, which goes on from a word before it. A
+    /// name's row of three words or more, starting with a given name and ending in a word that is no name
+    /// (a common word, or one the lexicon does not know), gives that word to the title when the next row is a
+    /// title in about the same print that starts with a lower-case word, not a name's particle.
+    static func titleWordEndingName(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        var out = runs
+        for k in runs.indices.dropFirst().reversed() where runs[k - 1].label == .author && runs[k].label == .title {
+            let name = runs[k - 1].words, head = runs[k].words[0].text
+            guard name.count >= 3, let last = name.last, isNameWord(last),
+                  lexicon.isGiven(name[0].text) || FirstNames.contains(name[0].text),
+                  lexicon.kinds(last.text).isDisjoint(with: [.given, .surname]),
+                  head.filter(\.isLetter).count >= 2, head.first?.isLowercase == true,
+                  !head.contains(where: \.isUppercase), !particles.contains(head.lowercased()),
+                  (0.6...1.6).contains(runs[k].size / max(runs[k - 1].size, 1)) else { continue }
+            out = cutting(out, at: k - 1, before: name.count - 1, into: (.author, .title))
+            out[k].size = runs[k].size
+        }
+        return out
     }
 
     /// An article or a demonstrative, which starts a title and never stands for one.
@@ -569,6 +612,13 @@ enum TitleSplitter {
 
     /// Words that join two parts of one title ("HARRYPOTTER | AND THE SORCERERS STONE").
     private static let conjunctions: Set<String> = ["and", "&", "und", "et", "or", "oder", "ou"]
+    /// Prepositions that start the rest of a title on its next row ("LONG ROAD | To MERCY"); not "by", "mit",
+    /// "von" or "de", which start a name.
+    private static let prepositions: Set<String> = [
+        "to", "of", "in", "on", "at", "for", "from", "with", "into", "under", "over", "after", "before", "beyond",
+        "through", "without", "im", "am", "vom", "zum", "zur", "aus", "für", "über", "unter", "nach", "ohne", "gegen",
+        "à", "au", "aux", "pour", "sur", "dans", "sans", "avec", "en", "con", "para", "sin", "sobre", "desde", "entre",
+    ]
     private static let particles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du", "y", "i", "and", "&"]
 
     /// Two to five words, capitalised or initials, no digits, starting with a given name or initials:

@@ -112,6 +112,16 @@ struct SpineTaggerTests {
         // A word of its own is never cut, though it starts with a name.
         let word2 = OCRWord(text: "MARKETING", confidence: 90, left: 0, top: 0, right: 90, bottom: 20, fromDictionary: false)
         #expect(TitleSplitter.splitJoinedName(word2).map(\.text) == ["MARKETING"])
+        // Initials whose spaces were lost: "J.R.Moehringer" is no word a name list holds, "J. R. Moehringer" is.
+        let initials = OCRWord(text: "J.R.Moehringer", confidence: 90, left: 0, top: 0, right: 140, bottom: 20, fromDictionary: false)
+        let pieces = TitleSplitter.splitJoinedInitials(initials)
+        #expect(pieces.map(\.text) == ["J.", "R.", "Moehringer"])
+        #expect(pieces.map(\.left) == [0, 20, 40] && pieces.last?.right == 140)
+        // An abbreviation or a lone initial before a short word stays whole.
+        for kept in ["U.S.A.", "E.T.", "B.Ed"] {
+            let word = OCRWord(text: kept, confidence: 90, left: 0, top: 0, right: 60, bottom: 20, fromDictionary: false)
+            #expect(TitleSplitter.splitJoinedInitials(word).map(\.text) == [kept])
+        }
     }
 
     @Test("Blocks side by side on a wide spine are read block by block, not row by row")
@@ -416,6 +426,41 @@ struct SpineTaggerTests {
         // After a word in lower case the row goes on.
         let murder = TitleSplitter.continuingTitles([run("good girl's guide to", .title, size: 20), run("murder", .noise, size: 18)])
         #expect(murder.map(\.label) == [.title, .title])
+    }
+
+    @Test("A row that starts with a preposition goes on from the title's row before it")
+    func prepositionContinuesTitle() {
+        // "DAVID BALDACCI LONG ROAD | To MERCY" on a detected spine: the second row in smaller print fell out.
+        let mercy = TitleSplitter.continuingTitles([run("DAVID BALDACCI", .author, size: 47), run("LONG ROAD", .title, size: 47),
+                                                    run("To MERCY", .title, size: 31)])
+        #expect(TitleSplitter.titlePrint([1, 2], of: mercy) == [1, 2])
+        // A name's row after the title starts with "by", and a row the tagger took for a name stays one.
+        let by = [run("LONG ROAD", .title, size: 47), run("by David Baldacci", .noise, size: 31)]
+        #expect(TitleSplitter.continuingTitles(by) == by)
+        let named = [run("LONG ROAD", .title, size: 47), run("To David Baldacci", .author, size: 31)]
+        #expect(TitleSplitter.continuingTitles(named) == named)
+    }
+
+    @Test("The title's first word on the name's row goes to the title when the title's row starts in lower case")
+    func titleWordEndsNameRow() {
+        // "GOLDMANN | Bel Mooney Leben | mit Bonnie", as the tagger labelled a detected spine.
+        let bonnie = TitleSplitter.titleWordEndingName([run("GOLDMANN", .publisher, size: 47), run("Bel Mooney Leben", .author, size: 76),
+                                                        run("mit Bonnie", .title, size: 89)])
+        #expect(bonnie.map(\.text) == ["GOLDMANN", "Bel Mooney", "Leben", "mit Bonnie"])
+        #expect(bonnie.map(\.label) == [.publisher, .author, .title, .title])
+        #expect(TitleSplitter.titlePrint([2, 3], of: bonnie) == [2, 3])
+        // A name that ends on a surname, or of two words, keeps it, whatever follows.
+        let zafon = [run("Carlos Ruiz Zafon", .author, size: 40), run("der schatten des windes", .title, size: 40)]
+        #expect(TitleSplitter.titleWordEndingName(zafon) == zafon)
+        let two = [run("Bel Mooney", .author, size: 76), run("mit Bonnie", .title, size: 89)]
+        #expect(TitleSplitter.titleWordEndingName(two) == two)
+    }
+
+    @Test("Initials whose spaces were lost still make a name")
+    func joinedInitialsName() {
+        let moehringer = split(along([("J.R.Moehringer", 40), ("Knapp am Herz vorbei", 30)]), footAtStart: false)
+        #expect(moehringer.title == "Knapp am Herz vorbei")
+        #expect(moehringer.authors == ["J. R. Moehringer"])
     }
 
     @Test("A name in the possessive at a title's start stays in the title")
