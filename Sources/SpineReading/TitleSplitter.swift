@@ -162,7 +162,7 @@ enum TitleSplitter {
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
-        var runs = titleWordEndingName(continuingTitles(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon), lexicon: lexicon)
+        var runs = titleWordEndingName(continuingTitles(articleToNextRow(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
         // A label stuck to a run's end ("Agua cerrada TeaN") comes off.
         for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
         runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
@@ -176,6 +176,7 @@ enum TitleSplitter {
         // A cut above may leave a title run whose row goes on ("MARC-UWE KLING DIE KANGURU- | CHRONIKEN").
         runs = continuingTitles(runs, lexicon: lexicon)
         runs = nameFromSticker(runs, abbreviation: stickerAbbreviation(segments), lexicon: lexicon)
+        runs = logoAtFoot(runs, footAtStart: footAtStart)
         var titles = runs.indices.filter { runs[$0].label == .title }
         if titles.isEmpty {
             let candidates = runs.indices.filter { runs[$0].label != .noise }
@@ -334,6 +335,35 @@ enum TitleSplitter {
             out = cutting(out, at: k - 1, before: name.count - 1, into: (.author, .title))
             out[k].size = runs[k].size
         }
+        return out
+    }
+
+    /// "BAYRON THIS | POISON HEART": an article at a row's end starts the title's row after it. A row of function
+    /// words and the article ("On the | Origin of Species", "DE LOS | Deportes") is left to the row rules.
+    static func articleToNextRow(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        var out = runs
+        for k in out.indices.dropFirst() where out[k].label == .title && out[k - 1].label != .publisher && out[k - 1].words.count >= 2 {
+            guard let last = out[k - 1].words.last, isArticle(last),
+                  out[k - 1].words.dropLast().contains(where: { w in
+                      !lexicon.has(w.text, .function) && ![prepositions, particles].contains { $0.contains(w.text.lowercased()) }
+                  }),
+                  (0.5...2).contains(out[k].size / max(out[k - 1].size, 1)) else { continue }
+            out[k].words.insert(out[k - 1].words.removeLast(), at: 0)
+        }
+        return out
+    }
+
+    /// "Allegria | DOREEN VIRTUE | Dein Leben im Licht": a publisher's logo the list lacks, printed far larger than
+    /// the title, at the spine's foot. A one-word title run at the foot, at least twice the print of a title run of
+    /// several words, is taken for the logo.
+    static func logoAtFoot(_ runs: [SpineTagger.Run], footAtStart: Bool?) -> [SpineTagger.Run] {
+        guard let footAtStart, let foot = footAtStart ? runs.firstIndex(where: { $0.label != .noise })
+                : runs.lastIndex(where: { $0.label != .noise }),
+              runs[foot].label == .title, runs[foot].words.count == 1,
+              runs.indices.contains(where: { $0 != foot && runs[$0].label == .title && runs[$0].words.count >= 2
+                  && runs[foot].size >= 2 * runs[$0].size }) else { return runs }
+        var out = runs
+        out[foot].label = .publisher
         return out
     }
 

@@ -463,6 +463,32 @@ struct SpineTaggerTests {
         #expect(moehringer.authors == ["J. R. Moehringer"])
     }
 
+    @Test("An article at a row's end starts the title's row after it")
+    func articleEndsRow() {
+        // "BAYRON THIS | POISON HEART" on a detected spine: the name and the title's first word on one line.
+        let poison = TitleSplitter.articleToNextRow([run("BAYRON THIS", .title, size: 34), run("POISON HEART", .title, size: 50)])
+        #expect(poison.map(\.text) == ["BAYRON", "THIS POISON HEART"])
+        // An article alone on its row is left to the row rules; a publisher's row keeps its words.
+        let alone = [run("The", .title, size: 43), run("COST KNOWING", .title, size: 62)]
+        #expect(TitleSplitter.articleToNextRow(alone) == alone)
+        let press = [run("Editions La", .publisher, size: 30), run("Peste", .title, size: 40)]
+        #expect(TitleSplitter.articleToNextRow(press) == press)
+        let origin = [run("On the", .title, size: 30), run("Origin of Species", .title, size: 40)]
+        #expect(TitleSplitter.articleToNextRow(origin) == origin)
+    }
+
+    @Test("A one-word title at the spine's foot, far larger than a title of several words, is a logo")
+    func logoAtFoot() {
+        // "Allegria | DOREEN VIRTUE | Dein Leben im Licht", read up the spine from its foot.
+        let runs = [run("Allegria", .title, size: 153), run("DOREEN VIRTUE", .author, size: 49), run("Dein Leben im Licht", .title, size: 51)]
+        #expect(TitleSplitter.logoAtFoot(runs, footAtStart: true).map(\.label) == [.publisher, .author, .title])
+        // At the spine's head, or with the foot unknown, it stays the title; so does a title less than twice as large.
+        #expect(TitleSplitter.logoAtFoot(runs, footAtStart: false) == runs)
+        #expect(TitleSplitter.logoAtFoot(runs, footAtStart: nil) == runs)
+        let eragon = [run("ERAGON", .title, size: 90), run("Das Vermächtnis der Drachenreiter", .title, size: 50)]
+        #expect(TitleSplitter.logoAtFoot(eragon, footAtStart: true) == eragon)
+    }
+
     @Test("A name in the possessive at a title's start stays in the title")
     func possessiveNameInTitle() {
         let dahl = [run("ROALD DAHL'S BOOK OF GHOST STORIES", .title, size: 28)]
