@@ -95,11 +95,17 @@ enum TitleSplitter {
         guard let i = chars.firstIndex(of: ":"), i >= 2, i < chars.count - 2,
               chars[(i + 1)...].contains(where: \.isLetter), chars[..<i].contains(where: \.isLetter)
         else { return [word] }
-        var first = word, rest = word
-        let cut = word.left + (word.right - word.left) * (i + 1) / chars.count
-        first.text = String(chars[...i]); first.right = cut
-        rest.text = String(chars[(i + 1)...]); rest.left = cut
-        return [first] + splitAtColon(rest)
+        return [piece(of: word, 0..<(i + 1))] + splitAtColon(piece(of: word, (i + 1)..<chars.count))
+    }
+
+    /// The letters `range` of `word` as a word of their own, its box the same share of the word's width.
+    static func piece(of word: OCRWord, _ range: Range<Int>) -> OCRWord {
+        let chars = Array(word.text), width = word.right - word.left
+        var piece = word
+        piece.text = String(chars[range])
+        piece.left = word.left + width * range.lowerBound / chars.count
+        piece.right = word.left + width * range.upperBound / chars.count
+        return piece
     }
 
     /// "J.R.Moehringer": OCR lost the spaces after a name's initials, which leaves one word no name list
@@ -110,15 +116,7 @@ enum TitleSplitter {
         var i = 0
         while i + 1 < chars.count, chars[i].isUppercase, chars[i + 1] == "." { i += 2 }
         guard i > 0, chars.count - i >= 3, chars[i].isUppercase, chars[i...].allSatisfy(\.isLetter) else { return [word] }
-        var out: [OCRWord] = []
-        for start in stride(from: 0, through: i, by: 2) {
-            var piece = word
-            piece.left = word.left + (word.right - word.left) * start / chars.count
-            piece.right = start == i ? word.right : word.left + (word.right - word.left) * (start + 2) / chars.count
-            piece.text = start == i ? String(chars[i...]) : String(chars[start..<(start + 2)])
-            out.append(piece)
-        }
-        return out
+        return stride(from: 0, to: i, by: 2).map { piece(of: word, $0..<($0 + 2)) } + [piece(of: word, i..<chars.count)]
     }
 
     /// "UlrikeKeller-Knobelspies", "MICKHERRON": OCR lost the space after a given name; put it back so the
@@ -139,11 +137,7 @@ enum TitleSplitter {
                 guard chars[i].isUppercase && chars[i - 1].isLowercase && chars[i + 1].isLowercase, FirstNames.contains(given)
                 else { continue }
             }
-            var first = word, rest = word
-            let cut = word.left + (word.right - word.left) * i / chars.count
-            first.text = given; first.right = cut
-            rest.text = surname; rest.left = cut
-            return [first, rest]
+            return [piece(of: word, 0..<i), piece(of: word, i..<chars.count)]
         }
         return [word]
     }
@@ -162,7 +156,8 @@ enum TitleSplitter {
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
-        var runs = titleWordEndingName(continuingTitles(articleToNextRow(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
+        var runs = articleToNextRow(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon)
+        runs = titleWordEndingName(continuingTitles(runs, lexicon: lexicon), lexicon: lexicon)
         // A label stuck to a run's end ("Agua cerrada TeaN") comes off.
         for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
         runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
@@ -345,7 +340,8 @@ enum TitleSplitter {
         for k in out.indices.dropFirst() where out[k].label == .title && out[k - 1].label != .publisher && out[k - 1].words.count >= 2 {
             guard let last = out[k - 1].words.last, isArticle(last),
                   out[k - 1].words.dropLast().contains(where: { w in
-                      !lexicon.has(w.text, .function) && ![prepositions, particles].contains { $0.contains(w.text.lowercased()) }
+                      let lower = w.text.lowercased()
+                      return !lexicon.has(w.text, .function) && !prepositions.contains(lower) && !particles.contains(lower)
                   }),
                   (0.5...2).contains(out[k].size / max(out[k - 1].size, 1)) else { continue }
             out[k].words.insert(out[k - 1].words.removeLast(), at: 0)
