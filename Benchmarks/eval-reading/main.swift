@@ -2,7 +2,8 @@
 //
 //   swift run -c release eval-reading              Tesseract and PP-OCR on samples/ and the shared real photos
 //   swift run -c release eval-reading --end-to-end crops from the detector, cut as the pipeline cuts them;
-//                                                  a spine it missed counts as unread
+//                                                  a spine it missed counts as unread; a second line gives
+//                                                  the figures on the spines it found alone
 //   swift run -c release eval-reading --ablation   Tesseract once per preparation step, to see what each gains
 //   swift run -c release eval-reading --compare    Tesseract baseline vs default only
 //   swift run -c release eval-reading --reader ppocr --ppocr-variants   PP-OCR once per setting, to see what each costs
@@ -157,6 +158,13 @@ struct Score {
     var accentedFolded = 0
     var similaritySum = 0.0
     var read = 0
+    /// End to end, the spines the detector found (a crop to read) and, of those, the titles and annotated
+    /// authors read right: the issue's own measure is on detected spines, where `correct` counts a missed
+    /// spine as wrong too.
+    var found = 0
+    var foundCorrect = 0
+    var foundAuthorsAnnotated = 0
+    var foundAuthorsRight = 0
     /// Each read spine's reading confidence and whether its title is right: review's bulk verify takes every
     /// reading at or above a bar (80% to start), so a reading over it should be right.
     var confidences: [(confidence: Double, right: Bool)] = []
@@ -204,6 +212,9 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
         score.times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
         let similarity = Similarity.ratio(reading.title ?? "", truth.title)
         score.n += 1
+        let found = truth.crop.image.width > 0
+        if found { score.found += 1 }
+        if found, similarity >= 0.8 { score.foundCorrect += 1 }
         score.similaritySum += similarity
         if reading.isRead { score.read += 1; score.confidences.append((reading.confidence, similarity >= 0.8)) }
         if similarity >= 0.8 { score.correct += 1 }
@@ -222,6 +233,8 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
             score.authorsAnnotated += 1
             let best = reading.authors.flatMap { read in trueAuthors.map { Similarity.ratio(read, $0) } }.max() ?? 0
             if best >= 0.8 { score.authorsRight += 1 }
+            if found { score.foundAuthorsAnnotated += 1 }
+            if found, best >= 0.8 { score.foundAuthorsRight += 1 }
         }
         if let dir = saveUnread, reading.rawText.isEmpty {
             try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -245,6 +258,11 @@ func report(_ label: String, _ set: String, _ s: Score) {
                  label as NSString, set as NSString, s.n, pct(s.correct, s.n), s.correct, pct(s.inText, s.n),
                  pct(s.authorsRight, s.authorsAnnotated), s.authorsRight, s.authorsAnnotated,
                  s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median, s.cpuMedian))
+    if endToEnd {
+        print(String(format: "%-28@ %-8@ of the spines found (%d of %d): title %5.1f%% (%d)  author %5.1f%% (%d/%d)",
+                     "" as NSString, set as NSString, s.found, s.n, pct(s.foundCorrect, s.found), s.foundCorrect,
+                     pct(s.foundAuthorsRight, s.foundAuthorsAnnotated), s.foundAuthorsRight, s.foundAuthorsAnnotated))
+    }
     if !s.confidences.isEmpty {
         let bins: [(String, Range<Double>)] = [("<0.5", -Double.infinity..<0.5), ("0.5-0.8", 0.5..<0.8), ("0.8-0.9", 0.8..<0.9), (">=0.9", 0.9..<Double.infinity)]
         let parts = bins.map { name, range -> String in
