@@ -149,14 +149,16 @@ enum PPOCRSpine {
     /// along it). The detector finds print at right angles to its training poorly, so the top fifth is looked
     /// at again level, as the photo stands, at least 320 px wide (a thin spine's name is a few pixels high);
     /// its one to three lines that run across the spine, top to bottom, are each read either way round (the
-    /// surer kept, and only when sure: a spine's top holds logos and scratches too).
+    /// surer kept, and only when sure: a spine's top holds logos and scratches too). With no line found there,
+    /// `nameInBands` reads the top without the detector.
     static func nameAcrossTop(_ image: RGBImage, along: String, detector: TextDetector, recognizer: TextRecognizer,
                               options: PPOCROptions) throws(OnnxRuntimeError) -> String? {
         let cut = image.cropped(x: 0, y: 0, width: image.width, height: min(image.height, max(8, image.height / 5)))
         let grow = 320 / Double(cut.width)
         let top = grow > 1 ? cut.resized(width: 320, height: Int((Double(cut.height) * grow).rounded())) : cut
         let lines = try detector.detect(top).map(\.rect).filter { !$0.isVertical }.sorted { $0.center.y < $1.center.y }
-        guard !lines.isEmpty, lines.count <= 3 else { return nil }
+        if lines.isEmpty { return try nameInBands(image, along: along, recognizer: recognizer) }
+        guard lines.count <= 3 else { return nil }
         var texts: [String] = []
         for rect in lines {
             let line = lineImage(rect, in: top, options: options)
@@ -166,6 +168,38 @@ enum PPOCRSpine {
             texts.append(best.text)
         }
         return name(across: texts, along: along)
+    }
+
+    /// The name across the top when the detector drew no line there: "CESARE" over "CLOWN IN A CORNFIELD",
+    /// in letters a few pixels high. Bands across the top fifth, each `bandHeight` of the spine's width high
+    /// and `bandStep` apart (a name across a spine fits its width, so its letters are about a fifth of it
+    /// high), go straight to the recognizer, both ways round in one batch. The surest reading that is a name,
+    /// at `bandConfidence` or more, is the author: bands over a number or a logo read sure too, so the name
+    /// test decides, not the confidence alone.
+    static func nameInBands(_ image: RGBImage, along: String, recognizer: TextRecognizer) throws(OnnxRuntimeError) -> String? {
+        let bands = topBands(width: image.width, height: image.height).flatMap { y, h -> [RGBImage] in
+            let band = image.cropped(x: 0, y: y, width: image.width, height: h)
+            return [band, band.rotated(.half)]
+        }
+        guard !bands.isEmpty else { return nil }
+        let read = try recognizer.recognize(bands)
+        return surestName(read.map { ($0.text, $0.confidence) }, along: along)
+    }
+
+    static let bandHeight = 0.3, bandStep = 0.1, bandConfidence = 0.85
+
+    /// Where `nameInBands` looks: (top, height) of each band in a `width` x `height` standing crop.
+    static func topBands(width: Int, height: Int) -> [(y: Int, height: Int)] {
+        let w = Double(width), band = max(4, Int(bandHeight * w)), step = max(2, Int(bandStep * w))
+        let limit = min(height, max(8, height / 5))
+        return stride(from: 0, through: limit - band, by: step).map { ($0, band) }
+    }
+
+    /// Of the bands' readings, the surest at `bandConfidence` or more that `name(across:along:)` takes.
+    static func surestName(_ readings: [(text: String, confidence: Double)], along: String) -> String? {
+        readings.filter { $0.confidence >= bandConfidence }
+            .sorted { $0.confidence > $1.confidence }
+            .lazy.compactMap { name(across: [$0.text], along: along) }.first
     }
 
     /// The lines read across a spine's top as one name, when they look like one: one to three words, each

@@ -61,6 +61,35 @@ struct PPOCRReaderTests {
         #expect(reading.rawText.split(separator: "\n").count == 2)
     }
 
+    @Test("With no line drawn across the top, bands of it read straight give the name")
+    func nameInTopBands() throws {
+        let reader = try #require(Self.reader, Self.missing)
+        let along = BitmapText.standingSpine(BitmapText.render("THE HOBBIT", scale: 8), topToBottom: true)
+        let spine = Self.stacked([BitmapText.render("TOLKIEN", scale: 2), along])
+        let name = try PPOCRSpine.nameInBands(spine, along: "THE HOBBIT", recognizer: reader.recognizer)
+        #expect(name.map { Similarity.ratio($0, "TOLKIEN") >= 0.8 } == true, "\(name ?? "-")")
+        // The title's own letters in the top bands are no name: they were read along the spine already.
+        #expect(try PPOCRSpine.nameInBands(along, along: "THE HOBBIT", recognizer: reader.recognizer) == nil)
+    }
+
+    @Test("Top bands: a fifth of the spine at most, each 0.3 of its width high, 0.1 of it apart")
+    func topBandsGeometry() {
+        let bands = PPOCRSpine.topBands(width: 40, height: 600)
+        #expect(bands.first?.y == 0 && bands.allSatisfy { $0.height == 12 })
+        #expect(bands.count == 28 && bands.last.map { $0.y + $0.height } == 120)
+        // A crop too short for one band has none (a lying book's crop is not looked at; this is its guard).
+        #expect(PPOCRSpine.topBands(width: 40, height: 30).isEmpty)
+    }
+
+    @Test("Of the bands' readings, the surest that is a name wins; a sure number or logo does not")
+    func surestBandName() {
+        #expect(PPOCRSpine.surestName([("1", 0.98), ("SCHOLASTIC", 0.97), ("CESARE", 0.86), ("SNICKT", 0.6)],
+                                      along: "CLOWN IN A CORNFIELD") == "CESARE")
+        #expect(PPOCRSpine.surestName([("CESARE", 0.8)], along: "CLOWN IN A CORNFIELD") == nil)
+        #expect(PPOCRSpine.surestName([("CLOWN", 0.99)], along: "CLOWN IN A CORNFIELD") == nil)
+        #expect(PPOCRSpine.surestName([("MILLER", 0.99), ("MILER", 0.9)], along: "REDEMPTION") == "MILLER")
+    }
+
     @Test("Only what looks like a name, read nowhere else on the spine, is taken from across its top")
     func nameAcrossChecks() {
         #expect(PPOCRSpine.name(across: ["Paolini"], along: "ERAGON") == "Paolini")
