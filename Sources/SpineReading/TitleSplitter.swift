@@ -156,10 +156,14 @@ enum TitleSplitter {
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
-        var runs = articleToNextRow(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon)
+        var runs = articleToNextRow(nameWithMiddleInitial(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon), lexicon: lexicon)
         runs = titleWordEndingName(continuingTitles(runs, lexicon: lexicon), lexicon: lexicon)
-        // A label stuck to a run's end ("Agua cerrada TeaN") comes off.
-        for i in runs.indices { runs[i].words = withoutLabels(runs[i].words) }
+        // A label stuck to a run's end ("Agua cerrada TeaN") comes off. A title's "A" or "I" before a short
+        // word is no sticker's letter when the title goes on in the next run ("A Game | of Thrones").
+        for i in runs.indices {
+            let goesOn = runs[i].label == .title && i + 1 < runs.count && runs[i + 1].label == .title
+            runs[i].words = withoutLabels(runs[i].words, titleGoesOn: goesOn)
+        }
         runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
         guard !runs.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
         for end in [runs.startIndex, runs.endIndex - 1] where runs.count > 1 && runs[end].label != .publisher
@@ -546,6 +550,49 @@ enum TitleSplitter {
         return runs
     }
 
+    /// "The Schopenhauer Cure Irvin D. Yalom": a name with a middle initial at either end of a title run, with
+    /// a word of title or more beside it, is the author, whether the lexicon knows the name or not; a lone
+    /// capital with its full stop between two names is how names are printed, titles seldom do it. Only
+    /// one-letter initials count ("King Mr. Mercedes" stays), and a run wholly in lower case is read in its
+    /// own case.
+    static func nameWithMiddleInitial(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        for r in runs.indices where runs[r].label == .title && runs[r].words.count >= 4 {
+            let words = runs[r].words.map(\.text)
+            let lower = !words.joined().contains(where: \.isUppercase)
+            func name(_ w: String) -> Bool {
+                let letters = w.filter(\.isLetter)
+                return letters.count >= 2 && w.allSatisfy { $0.isLetter || "-'’".contains($0) } && !lexicon.has(w, .function)
+                    && (lower ? letters.allSatisfy(\.isLowercase) : letters.first!.isUppercase)
+            }
+            func initial(_ w: String) -> Bool {
+                w.count == 2 && w.hasSuffix(".") && w.first!.isLetter && (lower || w.first!.isUppercase)
+            }
+            // At the end: name, initials, name, with title before them.
+            var k = words.count - 2
+            while k >= 1, initial(words[k]) { k -= 1 }
+            if k < words.count - 2, k >= 1, name(words[k]), name(words[words.count - 1]) {
+                return cutting(runs, at: r, before: k, into: (.title, .author))
+            }
+            // At the start: the same, with title after them.
+            var e = 1
+            while e < words.count - 1, initial(words[e]) { e += 1 }
+            if e > 1, e + 1 < words.count, name(words[0]), name(words[e]) {
+                return cutting(runs, at: r, before: e + 1, into: (.author, .title))
+            }
+            // "Irvin D. | Yalom The Schopenhauer Cure": the tagger cut the name after its initial.
+            if r > 0, runs[r - 1].label != .title, runs[r - 1].label != .publisher, name(words[0]) {
+                let before = runs[r - 1].words.map(\.text)
+                if before.count >= 2, name(before[0]), before.dropFirst().allSatisfy(initial) {
+                    var out = cutting(runs, at: r, before: 1, into: (.author, .title))
+                    out[r].words = runs[r - 1].words + out[r].words
+                    out.remove(at: r - 1)
+                    return out
+                }
+            }
+        }
+        return runs
+    }
+
     /// Run `t` cut in two before its word `k`, the pieces labelled `labels` in reading order: where a name and a
     /// title were read as one line.
     static func cutting(_ runs: [SpineTagger.Run], at t: Int, before k: Int,
@@ -580,8 +627,10 @@ enum TitleSplitter {
     /// characters at the ends: library and shop labels, not the book's own text. A title's first word may
     /// be a single letter ("A Room with a View", "I Am Legend"): a capital A or I before a word and more in
     /// one line stays, where a sticker's letter and its abbreviation mostly stand alone.
-    static func withoutLabels(_ words: [OCRWord]) -> [OCRWord] {
-        if words.count >= 3, ["A", "I"].contains(words[0].text), words[1].text.filter(\.isLetter).count >= 2 {
+    /// `titleGoesOn`: the words are a title's run that the next run continues, so a capital A or I before a
+    /// word starts the title even with nothing after that word here ("A Game | of Thrones").
+    static func withoutLabels(_ words: [OCRWord], titleGoesOn: Bool = false) -> [OCRWord] {
+        if words.count >= (titleGoesOn ? 2 : 3), ["A", "I"].contains(words[0].text), words[1].text.filter(\.isLetter).count >= 2 {
             return [words[0]] + labelsDropped(Array(words.dropFirst()))
         }
         return labelsDropped(words)
@@ -593,8 +642,9 @@ enum TitleSplitter {
         while i < words.count {
             let t = words[i].text
             let letters = t.filter(\.isLetter).count, digits = t.filter(\.isNumber).count
-            // "N Pam": a lone capital then a 2-4 letter capitalised abbreviation.
-            if t.count == 1, t.first?.isUppercase == true, i + 1 < words.count {
+            // "N Pam": a lone capital then a 2-4 letter capitalised abbreviation. An A or I with more words after
+            // the abbreviation starts a title after a name ("Martin A Game of Thrones").
+            if t.count == 1, t.first?.isUppercase == true, i + 1 < words.count, !(["A", "I"].contains(t) && i + 2 < words.count) {
                 let next = words[i + 1].text.filter(\.isLetter)
                 if (2...4).contains(next.count), next.first?.isUppercase == true, next.dropFirst().allSatisfy(\.isLowercase) {
                     i += 2

@@ -489,6 +489,37 @@ struct SpineTaggerTests {
         #expect(TitleSplitter.logoAtFoot(eragon, footAtStart: true) == eragon)
     }
 
+    @Test("A name with a middle initial at either end of a title's line is the author, known to the lexicon or not")
+    func nameWithMiddleInitial() {
+        // "the schopenhauer cure irvin d. yalom": neither name is in the lexicon; the initial tells.
+        for text in ["The Schopenhauer Cure Irvin D. Yalom", "THE SCHOPENHAUER CURE IRVIN D. YALOM", "the schopenhauer cure irvin d. yalom"] {
+            let yalom = split([line(text, h: 24)])
+            #expect(yalom.title.map { $0.lowercased() } == "the schopenhauer cure", "\(text)")
+            #expect(yalom.authors.map { $0.lowercased() } == ["irvin d. yalom"], "\(text)")
+        }
+        // Before the title, where the tagger cuts the name after its initial ("Irvin D." | "Yalom The ...").
+        let before = split([line("Irvin D. Yalom The Schopenhauer Cure", h: 24)])
+        #expect(before.title == "The Schopenhauer Cure")
+        #expect(before.authors == ["Irvin D. Yalom"])
+        // A two-letter abbreviation is no initial: "Mr. Mercedes" is the title.
+        #expect(split([line("Stephen King Mr. Mercedes", h: 24)]).title == "Mr. Mercedes")
+        let runs = [run("Hunter S. Thompson", .author, size: 24)]
+        #expect(TitleSplitter.nameWithMiddleInitial(runs) == runs)
+    }
+
+    @Test("A title's first A before a short word is no sticker's letter")
+    func titleStartingWithA() {
+        // A sticker's letter and abbreviation ("N Pam") go; "A Game" at a title's start stays, whether the
+        // title goes on in the same run or the tagger cut it into two.
+        #expect(split([line("A Game of Thrones", h: 24)]).title == "A Game of Thrones")
+        let martin = split([line("George R. R. Martin A Game of Thrones", h: 24)])
+        #expect(martin.title == "A Game of Thrones")
+        #expect(martin.authors == ["George R. R. Martin"])
+        let cut = [run("A Game", .title, size: 24), run("of Thrones", .title, size: 24)]
+        #expect(TitleSplitter.withoutLabels(cut[0].words, titleGoesOn: true).map(\.text) == ["A", "Game"])
+        #expect(TitleSplitter.withoutLabels(cut[0].words).isEmpty)
+    }
+
     @Test("A name in the possessive at a title's start stays in the title")
     func possessiveNameInTitle() {
         let dahl = [run("ROALD DAHL'S BOOK OF GHOST STORIES", .title, size: 28)]
