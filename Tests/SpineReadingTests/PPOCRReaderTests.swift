@@ -77,7 +77,7 @@ struct PPOCRReaderTests {
         let bands = PPOCRSpine.topBands(width: 40, height: 600)
         #expect(bands.first?.y == 0 && bands.allSatisfy { $0.height == 12 })
         #expect(bands.count == 28 && bands.last.map { $0.y + $0.height } == 120)
-        // A crop too short for one band has none (a lying book's crop is not looked at; this is its guard).
+        // A spine too short for one band in its top fifth gets none.
         #expect(PPOCRSpine.topBands(width: 40, height: 30).isEmpty)
     }
 
