@@ -156,8 +156,10 @@ enum TitleSplitter {
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
-        var runs = articleToNextRow(nameWithMiddleInitial(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon), lexicon: lexicon)
-        runs = titleWordEndingName(continuingTitles(runs, lexicon: lexicon), lexicon: lexicon)
+        var runs = nameWithMiddleInitial(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon)
+        runs = articleToNextRow(runs, lexicon: lexicon)
+        runs = continuingTitles(runs, lexicon: lexicon)
+        runs = titleWordEndingName(runs, lexicon: lexicon)
         // A label stuck to a run's end ("Agua cerrada TeaN") comes off. A title's "A" or "I" before a short
         // word is no sticker's letter when the title goes on in the next run ("A Game | of Thrones").
         for i in runs.indices {
@@ -560,13 +562,9 @@ enum TitleSplitter {
             let words = runs[r].words.map(\.text)
             let lower = !words.joined().contains(where: \.isUppercase)
             func name(_ w: String) -> Bool {
-                let letters = w.filter(\.isLetter)
-                return letters.count >= 2 && w.allSatisfy { $0.isLetter || "-'’".contains($0) } && !lexicon.has(w, .function)
-                    && (lower ? letters.allSatisfy(\.isLowercase) : letters.first!.isUppercase)
+                !w.contains(".") && isNameWord(lower ? w.capitalized : w) && !lexicon.has(w, .function)
             }
-            func initial(_ w: String) -> Bool {
-                w.count == 2 && w.hasSuffix(".") && w.first!.isLetter && (lower || w.first!.isUppercase)
-            }
+            func initial(_ w: String) -> Bool { w.count == 2 && FirstNames.isInitial(lower ? w.uppercased() : w) }
             // At the end: name, initials, name, with title before them.
             var k = words.count - 2
             while k >= 1, initial(words[k]) { k -= 1 }
