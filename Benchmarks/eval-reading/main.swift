@@ -18,7 +18,8 @@
 //              to the truth (Similarity.ratio over TextNormalization);
 //   in-text    the true title appears somewhere in everything the reader saw (>= 0.8 on some run of its words):
 //              the engine's ceiling before the split;
-//   author     of the spines with an annotated author, those whose author the reader named (>= 0.8);
+//   author     of the spines with an annotated author, those whose author the reader named (>= 0.8), then
+//              (in-text) those whose author appears somewhere in everything the reader saw: the split's ceiling;
 //   ms/crop    median wall time per crop, read alone on one thread (one engine, one ONNX Runtime thread),
 //              and (cpu ...) the process CPU time it took, which other load on the machine does not inflate.
 import BookModel
@@ -151,6 +152,9 @@ struct Score {
     var inText = 0
     var authorsAnnotated = 0
     var authorsRight = 0
+    /// Of the spines with an annotated author, those where one of the authors appears somewhere in
+    /// everything the reader saw: the ceiling of `authorsRight` before the split, as `inText` is the title's.
+    var authorsInText = 0
     /// Words of true titles that carry accents (á, ç, ñ, ü...): how many the reader's text holds with the
     /// accent, and how many it holds at all (accent ignored).
     var accentedWords = 0
@@ -165,6 +169,7 @@ struct Score {
     var foundCorrect = 0
     var foundAuthorsAnnotated = 0
     var foundAuthorsRight = 0
+    var foundAuthorsInText = 0
     /// Each read spine's reading confidence and whether its title is right: review's bulk verify takes every
     /// reading at or above a bar (80% to start), so a reading over it should be right.
     var confidences: [(confidence: Double, right: Bool)] = []
@@ -233,8 +238,11 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
             score.authorsAnnotated += 1
             let best = reading.authors.flatMap { read in trueAuthors.map { Similarity.ratio(read, $0) } }.max() ?? 0
             if best >= 0.8 { score.authorsRight += 1 }
+            let appears = trueAuthors.contains { titleAppears($0, in: reading.rawText) }
+            if appears { score.authorsInText += 1 }
             if found { score.foundAuthorsAnnotated += 1 }
             if found, best >= 0.8 { score.foundAuthorsRight += 1 }
+            if found, appears { score.foundAuthorsInText += 1 }
         }
         if let dir = saveUnread, reading.rawText.isEmpty {
             try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -254,14 +262,15 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
 
 func report(_ label: String, _ set: String, _ s: Score) {
     func pct(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : 100 * Double(a) / Double(b) }
-    print(String(format: "%-28@ %-8@ n=%4d  title %5.1f%% (%d)  in-text %5.1f%%  author %5.1f%% (%d/%d)  similarity %.3f  read %4d  median %6.1f ms/crop (cpu %6.1f)",
+    print(String(format: "%-28@ %-8@ n=%4d  title %5.1f%% (%d)  in-text %5.1f%%  author %5.1f%% (%d/%d)  in-text %5.1f%%  similarity %.3f  read %4d  median %6.1f ms/crop (cpu %6.1f)",
                  label as NSString, set as NSString, s.n, pct(s.correct, s.n), s.correct, pct(s.inText, s.n),
-                 pct(s.authorsRight, s.authorsAnnotated), s.authorsRight, s.authorsAnnotated,
+                 pct(s.authorsRight, s.authorsAnnotated), s.authorsRight, s.authorsAnnotated, pct(s.authorsInText, s.authorsAnnotated),
                  s.n == 0 ? 0 : s.similaritySum / Double(s.n), s.read, s.median, s.cpuMedian))
     if endToEnd {
-        print(String(format: "%-28@ %-8@ of the spines found (%d of %d): title %5.1f%% (%d)  author %5.1f%% (%d/%d)",
+        print(String(format: "%-28@ %-8@ of the spines found (%d of %d): title %5.1f%% (%d)  author %5.1f%% (%d/%d)  in-text %5.1f%%",
                      "" as NSString, set as NSString, s.found, s.n, pct(s.foundCorrect, s.found), s.foundCorrect,
-                     pct(s.foundAuthorsRight, s.foundAuthorsAnnotated), s.foundAuthorsRight, s.foundAuthorsAnnotated))
+                     pct(s.foundAuthorsRight, s.foundAuthorsAnnotated), s.foundAuthorsRight, s.foundAuthorsAnnotated,
+                     pct(s.foundAuthorsInText, s.foundAuthorsAnnotated)))
     }
     if !s.confidences.isEmpty {
         let bins: [(String, Range<Double>)] = [("<0.5", -Double.infinity..<0.5), ("0.5-0.8", 0.5..<0.8), ("0.8-0.9", 0.8..<0.9), (">=0.9", 0.9..<Double.infinity)]
