@@ -99,7 +99,8 @@ struct SpineLexicon: Sendable {
     /// "Penguin Books", "Insel Verlag", "BASTEI LUBBE": a publisher's name alone, with or without its cue word.
     /// With `damaged`, also a one-word name of six letters or more as a reader gives it when the name is
     /// printed to the very end of the spine: a letter lost at either end or one read wrong ("OLDMANN",
-    /// "SOLDMANN", "HANSE"), or up to two marks beyond it ("GOLDMANNM").
+    /// "SOLDMANN", "HANSE"), two lost of a name of eight letters or more ("LDMANN"), or up to two marks
+    /// beyond it ("GOLDMANNM").
     func isPublisher(_ text: String, damaged: Bool = false) -> Bool {
         let k = Self.phraseKey(text)
         guard !k.isEmpty else { return false }
@@ -109,6 +110,7 @@ struct SpineLexicon: Sendable {
             for name in oneWordPublishers {
                 let p = Array(name.unicodeScalars)
                 if word.count == p.count - 1 && (p.dropFirst().elementsEqual(word) || p.dropLast().elementsEqual(word)) { return true }
+                if p.count >= 8 && word.count == p.count - 2 && (p.dropFirst(2).elementsEqual(word) || p.dropLast(2).elementsEqual(word)) { return true }
                 if word.count > p.count && word.count <= p.count + 2 && word.starts(with: p) { return true }
                 if word.count == p.count && zip(word, p).filter({ $0 != $1 }).count == 1 { return true }
             }

@@ -31,8 +31,8 @@ enum TitleSplitter {
     static func segments(_ lines: [OCRLine]) -> [Segment] {
         var out: [Segment] = []
         for var line in lines {
-            line.words = line.words.flatMap(splitAtSeparators).flatMap(splitAtColon).flatMap(splitJoinedInitials)
-                .flatMap { splitJoinedName($0) }
+            line.words = splitAtHyphenedName(line.words.flatMap(splitAtSeparators).flatMap(splitAtColon)
+                .flatMap(splitJoinedInitials).flatMap { splitJoinedName($0) })
             var current: [OCRWord] = []
             for var word in line.words {
                 // "Padura/ EL HOMBRE...": a slash separates author and title as a gap would.
@@ -83,6 +83,27 @@ enum TitleSplitter {
             w.right = word.left + (word.right - word.left) * min(total, offset + piece.count) / total
             w.text = k < pieces.count - 1 ? piece + "/" : piece
             out.append(w)
+        }
+        return out
+    }
+
+    /// "Wild Trek-Jim Kjelgaard": a dash between title and author read as a hyphen, the space around it lost.
+    /// A word whose part after its one hyphen is a known given name, and the part before none ("Anne-Marie",
+    /// "Jean-Charles" stay whole), with a name word after it, is cut there and the segment ends before the name.
+    static func splitAtHyphenedName(_ words: [OCRWord], lexicon: SpineLexicon = .shipped) -> [OCRWord] {
+        var out: [OCRWord] = []
+        for (i, word) in words.enumerated() {
+            let parts = word.text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, i + 1 < words.count, isNameWord(words[i + 1]), isNameWord(parts[1]),
+                  parts[0].filter(\.isLetter).count >= 2, parts[1].count >= 3,
+                  lexicon.isGiven(parts[1]), !lexicon.isGiven(parts[0]) else {
+                out.append(word)
+                continue
+            }
+            let cut = parts[0].count
+            var before = piece(of: word, 0..<cut)
+            before.text += "/"
+            out += [before, piece(of: word, (cut + 1)..<word.text.count)]
         }
         return out
     }
@@ -298,10 +319,17 @@ enum TitleSplitter {
             let comma = tail.text.hasSuffix(",")
             let letters = head.text.filter(\.isLetter)
             // Plain lower case only: "ranzKafka", "jules Verne" are names whose first letter the reader lost.
-            let lower = letters.count >= 2 && head.text.first!.isLowercase && !head.text.contains(where: \.isUppercase)
+            let lowerStart = letters.count >= 2 && head.text.first!.isLowercase && !head.text.contains(where: \.isUppercase)
                 && !particles.contains(letters.lowercased())
-                && !tail.text.hasSuffix(".") && !tail.text.hasSuffix(":")
+            let lower = lowerStart && !tail.text.hasSuffix(".") && !tail.text.hasSuffix(":")
                 && (tail.text.filter(\.isLetter).count < 2 || tail.text.contains(where: \.isLowercase))
+            // "ZUKUNFT- | schreiben STATT SCHWARZMALEN": after a hyphen no logo starts, and a title's first word
+            // is often printed far larger than the rest, so the print's size does not count.
+            let hyphenThenLower = hyphen && lowerStart && runs[k].label != .publisher
+            // "DAS | SCHATTEN | HAUS": a row of one common word that no name list holds, in the title's print,
+            // is the title's last row, not a surname.
+            let commonRow = runs[k].label == .author && runs[k].words.count == 1 && lexicon.kinds(head.text) == .common
+                && (0.8...1.25).contains(ratio)
             let joined = conjunctions.contains(head.text.lowercased())
                 || prepositions.contains(head.text.lowercased()) && runs[k].words.count >= 2 && runs[k].label != .author
             // "Mejora tu | Tenis | Charles Applewhaite": one word that is no name, between the title and a whole name.
@@ -310,7 +338,7 @@ enum TitleSplitter {
                 && (lexicon.isGiven(runs[k + 1].words[0].text) || FirstNames.contains(runs[k + 1].words[0].text))
                 && lexicon.kinds(head.text).isDisjoint(with: [.given, .surname])
             guard (hyphen || comma || joined || beforeName) && (0.5...2).contains(ratio)
-                    || lower && runs[k].label != .author && (0.6...1.4).contains(ratio) else { continue }
+                    || lower && runs[k].label != .author && (0.6...1.4).contains(ratio) || hyphenThenLower || commonRow else { continue }
             runs[k].label = .title
             // Kept beside the title's print when the title is assembled from the largest runs.
             runs[k].size = max(runs[k].size, runs[k - 1].size)

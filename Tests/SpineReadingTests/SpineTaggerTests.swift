@@ -295,12 +295,18 @@ struct SpineTaggerTests {
     @Test("A publisher's name damaged at the spine's end is still a publisher, not the author")
     func damagedPublisherAtAnEnd() {
         let lexicon = SpineLexicon.shipped
-        for damaged in ["OLDMANN", "SOLDMANN", "GOLDMANNM", "HANSE"] {
+        for damaged in ["OLDMANN", "SOLDMANN", "GOLDMANNM", "HANSE", "LDMANN", "BLANVAL"] {
             #expect(lexicon.isPublisher(damaged, damaged: true), "\(damaged)")
             #expect(!lexicon.isPublisher(damaged), "\(damaged)")
         }
         // Words and names of the lexicon are never taken for a damaged publisher.
         for word in ["Goldberg", "Hansen", "Leben"] { #expect(!lexicon.isPublisher(word, damaged: true), "\(word)") }
+        // Two letters lost only of a name of eight letters or more: "RLSEN" is too little of "Carlsen".
+        #expect(!lexicon.isPublisher("RLSEN", damaged: true))
+        // "LDMANN | TERAH KATHRYN COLLINS FENG SHUI IM WESTEN", a Bookfinder training spine as PP-OCR read it.
+        let collins = split(along([("LDMANN", 35), ("TERAH KATHRYN COLLINS FENG SHUI IM WESTEN", 46)]), footAtStart: true)
+        #expect(collins.title == "FENG SHUI IM WESTEN")
+        #expect(collins.authors == ["TERAH KATHRYN COLLINS"])
         let fuchsland = split(along([("OLDMANN", 30), ("KATJA FRIXE", 40), ("FUCHSLAND", 120)]), footAtStart: true)
         #expect(fuchsland.title == "FUCHSLAND")
         #expect(fuchsland.authors == ["KATJA FRIXE"])
@@ -567,6 +573,46 @@ struct SpineTaggerTests {
         let kling = split(along([("ullstein", 53), ("MARC-UWE KLING DIE KANGURU-", 69), ("CHRONIKEN", 51)]))
         #expect(kling.title == "DIE KANGURU- CHRONIKEN")
         #expect(kling.authors == ["MARC-UWE KLING"])
+    }
+
+    @Test("A title row ending in a hyphen goes on into a lower-case row, whatever their print")
+    func hyphenThenLowerCase() {
+        // "ZUKUNFT- | schreiben STATT SCHWARZMALEN": the first word printed twice as large as the rest.
+        let rows = [run("ZUKUNFT-", .title, size: 121), run("schreiben STATT SCHWARZMALEN", .title, size: 60), run("TESSLOF", .publisher, size: 27)]
+        let joined = TitleSplitter.continuingTitles(rows)
+        #expect(TitleSplitter.titlePrint([0, 1], of: joined) == [0, 1])
+        // Without the hyphen the smaller row is a subtitle, and a publisher's row stays the publisher's.
+        let plain = TitleSplitter.continuingTitles([run("ZUKUNFT", .title, size: 121), run("schreiben STATT SCHWARZMALEN", .title, size: 60)])
+        #expect(TitleSplitter.titlePrint([0, 1], of: plain) == [0])
+        let logo = [run("ZUKUNFT-", .title, size: 121), run("tessloff", .publisher, size: 30)]
+        #expect(TitleSplitter.continuingTitles(logo) == logo)
+    }
+
+    @Test("A row of one common word in the title's print, after the title, is the title's, not a surname")
+    func commonWordRowAfterTitle() {
+        // "blanvalet | Gerritsen | Tess | DAS | SCHATTEN | HAUS": the tagger took "HAUS" for a second author.
+        let haus = TitleSplitter.continuingTitles([run("DAS SCHATTEN", .title, size: 65), run("HAUS", .author, size: 65)])
+        #expect(haus.map(\.label) == [.title, .title])
+        // A surname, a word the lexicon does not know, or a word in other print stays the author's.
+        for other in [[run("DAS SCHATTEN", .title, size: 65), run("BROWN", .author, size: 65)],
+                      [run("DAS SCHATTEN", .title, size: 65), run("GONG", .author, size: 65)],
+                      [run("DAS SCHATTEN", .title, size: 65), run("HAUS", .author, size: 30)]] {
+            #expect(TitleSplitter.continuingTitles(other) == other)
+        }
+    }
+
+    @Test("A title and a name joined by a hyphen are cut apart where the given name starts")
+    func titleHyphenedToName() {
+        let words = TitleSplitter.splitAtHyphenedName(line("Wid Trek-Jim Kjoigaard", h: 18).words)
+        #expect(words.map(\.text) == ["Wid", "Trek/", "Jim", "Kjoigaard"])
+        let trek = split([line("Wid Trek-Jim Kjoigaard", h: 18)])
+        #expect(trek.title == "Wid Trek")
+        #expect(trek.authors == ["Jim Kjoigaard"])
+        // Double given names, and a hyphened word with no name after it, stay whole.
+        for text in ["Anne-Marie Schwarz", "Bis zum Ende-Jim", "Trek-Mara"] {
+            let whole = line(text, h: 18).words
+            #expect(TitleSplitter.splitAtHyphenedName(whole) == whole, "\(text)")
+        }
     }
 
     @Test("A name on a row of its own beside the title's rows goes to the author when there is none")
