@@ -200,8 +200,12 @@ enum TitleSplitter {
         runs = nameFromSticker(runs, abbreviation: stickerAbbreviation(segments), lexicon: lexicon)
         runs = logoAtFoot(runs, footAtStart: footAtStart)
         var titles = runs.indices.filter { runs[$0].label == .title }
-        if titles.isEmpty {
-            let candidates = runs.indices.filter { runs[$0].label != .noise }
+        let candidates = runs.indices.filter { runs[$0].label != .noise }
+        // "DAVID BALDACCI", "ERNEST VAN DER KWAST": a reading that is one whole name and nothing else names the
+        // author; the title was not read, and the name is no title.
+        let nameOnly = titles.isEmpty && candidates.count == 1 && runs[candidates[0]].label == .author
+            && isWholeName(runs[candidates[0]].words, lexicon: lexicon)
+        if titles.isEmpty && !nameOnly {
             let pool = candidates.isEmpty ? Array(runs.indices) : candidates
             titles = [pool.max { runs[$0].probabilities[0] < runs[$1].probabilities[0] }!]
         }
@@ -210,6 +214,7 @@ enum TitleSplitter {
         let authors = namesOverRows(runs.indices.filter { runs[$0].label == .author && !titles.contains($0) }, of: runs, lexicon: lexicon)
             .map { run in tidyName(run.map { runs[$0].text }.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ":,"))) }
             .map(withoutRole)
+            .flatMap { coAuthors($0, lexicon: lexicon) }
             .filter { !$0.isEmpty && !isEditionStatement($0) }
         let words = titleRuns.flatMap(\.words)
         let titleChars = title.filter { $0.isLetter || $0.isNumber }.count
@@ -635,6 +640,13 @@ enum TitleSplitter {
     /// apostrophes and dots ("O'Flanagan", "Jean-Charles", "D.").
     static func isNameWord(_ w: OCRWord) -> Bool { isNameWord(w.text) }
 
+    /// Two to four name words, the first a given name the lexicon knows: "MARTIN KORDIć", "Ernest van der Kwast"
+    /// in capitals.
+    static func isWholeName(_ words: [OCRWord], lexicon: SpineLexicon = .shipped) -> Bool {
+        (2...4).contains(words.count) && words.allSatisfy(isNameWord)
+            && lexicon.isGiven(words[0].text.trimmingCharacters(in: .punctuationCharacters))
+    }
+
     static func isNameWord(_ text: String) -> Bool {
         let letters = text.filter(\.isLetter)
         return letters.count >= 2 && letters.first!.isUppercase && text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
@@ -759,6 +771,29 @@ enum TitleSplitter {
             break
         }
         return words.joined(separator: " ")
+    }
+
+    /// One author per person, as a catalogue lists them: "Christina und Stanislav Grof" is Christina Grof and
+    /// Stanislav Grof (a given name alone before "und", "and", "&" or "et" shares the surname after it);
+    /// "BEATE HEINEN MIT HEIDI FRIEDRICH" names two people, as does "MIKAEL KROGERUS ROMAN TSCHÄPPELER": two
+    /// given names the lexicon knows, each followed by a word that is none. "Ortega y Gasset" stays one name.
+    static func coAuthors(_ name: String, lexicon: SpineLexicon = .shipped) -> [String] {
+        let words = name.split(separator: " ").map(String.init)
+        let joins: Set<String> = ["und", "and", "&", "et"], withs: Set<String> = ["mit", "with", "avec"]
+        if let j = words.indices.first(where: { joins.contains(words[$0].lowercased()) || withs.contains(words[$0].lowercased()) }),
+           j > 0, j < words.count - 1 {
+            let left = Array(words[..<j]), right = Array(words[(j + 1)...])
+            guard left.allSatisfy(isNameWord), right.allSatisfy(isNameWord) else { return [name] }
+            let shared = joins.contains(words[j].lowercased()) && left.count == 1 && right.count >= 2
+                && lexicon.isGiven(left[0]) && lexicon.isGiven(right[0])
+            let first = shared ? left + [right.last!] : left
+            return [first.joined(separator: " ")] + coAuthors(right.joined(separator: " "), lexicon: lexicon)
+        }
+        if words.count == 4, words.allSatisfy(isNameWord), lexicon.isGiven(words[0]), lexicon.isGiven(words[2]),
+           !lexicon.isGiven(words[1]), !lexicon.isGiven(words[3]) {
+            return [words[0...1].joined(separator: " "), words[2...3].joined(separator: " ")]
+        }
+        return [name]
     }
 
     /// "SECOND EDITION", "FIFTIETH ANNIVERSARY EDITION", "2. Auflage": printed where a name stands, not a name.

@@ -48,6 +48,17 @@ struct PPOCRReaderTests {
         #expect(Similarity.ratio(reading.authors.first ?? "", "RAYMOND CHANDLER") >= 0.8, "\(reading.rawText)")
     }
 
+    @Test("A spine on which only a name was read keeps the name as the author, the title left unread")
+    func nameAlone() async throws {
+        let reader = try #require(Self.reader, Self.missing)
+        let spine = BitmapText.standingSpine(BitmapText.render("DAVID BALDACCI", scale: 6), topToBottom: true)
+        let reading = await reader.read([SpineCrop(id: 12, image: spine)])[0]
+        #expect(reading.isRead, "\(reading.error ?? "")")
+        #expect(reading.title == nil, "\(reading.rawText)")
+        #expect(reading.authors.count == 1)
+        #expect(Similarity.ratio(reading.authors.first ?? "", "DAVID BALDACCI") >= 0.8, "\(reading.rawText)")
+    }
+
     @Test("A name printed across a standing spine's top, the title along it, is the author")
     func nameAcrossTheTop() async throws {
         let reader = try #require(Self.reader, Self.missing)
