@@ -171,7 +171,7 @@ enum TitleSplitter {
     /// publishers and stickers sit (nil: unknown).
     static func split(_ segments: [Segment], footAtStart: Bool? = nil, tagger: SpineTagger = .shipped,
                       lexicon: SpineLexicon = .shipped) -> Split {
-        let cleaned = segments.compactMap { segment -> Segment? in
+        let cleaned = shortSurnamesJoined(segments, lexicon: lexicon).compactMap { segment -> Segment? in
             let c = Segment(words: withoutLabels(segment.words))
             if c.words.isEmpty || isNoise(c.text) { return nil }
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
@@ -713,6 +713,24 @@ enum TitleSplitter {
     }
 
     /// Call numbers, prices, years, series numbers and single letters: printed on spines, never a title.
+    /// "MARIE | LU": a surname of two letters (Lu, Li, Wu, Ng, Oz) on a row of its own is too short to tell from
+    /// a stray mark, so it is dropped as noise. After a row that is one given name alone, in about its print
+    /// (the wide band of `continuingTitles`: the box of a short word is often lower than its row's print), it
+    /// joins that name.
+    static func shortSurnamesJoined(_ segments: [Segment], lexicon: SpineLexicon = .shipped) -> [Segment] {
+        var out: [Segment] = []
+        for segment in segments {
+            if let last = out.last, last.words.count == 1, segment.words.count == 1, lexicon.isGiven(last.words[0].text),
+               isNameWord(last.words[0]), segment.text.count == 2, segment.text.allSatisfy(\.isLetter),
+               segment.text.first!.isUppercase, (0.5...2).contains(segment.size / max(last.size, 1)) {
+                out[out.count - 1].words.append(segment.words[0])
+            } else {
+                out.append(segment)
+            }
+        }
+        return out
+    }
+
     static func isNoise(_ text: String) -> Bool {
         let letters = text.filter(\.isLetter).count
         if letters == 0 { return true }

@@ -631,6 +631,20 @@ struct SpineTaggerTests {
         #expect(grof.authors == ["Christina Grof", "Stanislav Grof"])
     }
 
+    @Test("A surname of two letters on a row of its own joins the given name before it")
+    func twoLetterSurname() {
+        // "MARIE | LU | BATMAN | NIGHTWALKER", an other home's spine as PP-OCR read it.
+        let lu = split(along([("MARIE", 12), ("LU", 12), ("BATMAN", 22)]))
+        #expect(lu.authors == ["MARIE LU"])
+        #expect(lu.title == "BATMAN")
+        // Not after a word that is no given name, nor in other print, nor a mark of two characters.
+        let rows = [("BATMAN", 22), ("LU", 22)], small = [("MARIE", 30), ("LU", 12)], mark = [("MARIE", 12), ("4a", 12)]
+        for blocks in [rows, small, mark] {
+            let segments = TitleSplitter.segments(PPOCRSpine.blocks(PPOCRSpine.rows(along(blocks))))
+            #expect(TitleSplitter.shortSurnamesJoined(segments) == segments, "\(blocks)")
+        }
+    }
+
     @Test("A reading that is one whole name and nothing else has an author and no title")
     func nameAlone() {
         let baldacci = split([line("DAVID BALDACCI", h: 30)])
