@@ -712,7 +712,6 @@ enum TitleSplitter {
         return out
     }
 
-    /// Call numbers, prices, years, series numbers and single letters: printed on spines, never a title.
     /// "MARIE | LU": a surname of two letters (Lu, Li, Wu, Ng, Oz) on a row of its own is too short to tell from
     /// a stray mark, so it is dropped as noise. After a row that is one given name alone, in about its print
     /// (the wide band of `continuingTitles`: the box of a short word is often lower than its row's print), it
@@ -731,6 +730,7 @@ enum TitleSplitter {
         return out
     }
 
+    /// Call numbers, prices, years, series numbers and single letters: printed on spines, never a title.
     static func isNoise(_ text: String) -> Bool {
         let letters = text.filter(\.isLetter).count
         if letters == 0 { return true }
