@@ -89,15 +89,8 @@ public final class PPOCRReader: SpineReader {
     public func readNow(_ crop: SpineCrop) -> Reading {
         do {
             let (split, raw, runsUp) = try PPOCRSpine.read(crop.image, detector: detector, recognizer: recognizer, options: options)
-            // A name alone is worth keeping: the title is left to the review.
-            guard split.title != nil || !split.authors.isEmpty else {
-                var unread = Reading.unread(spineID: crop.id, reason: raw.isEmpty ? "no text found" : "no confident text",
-                                            reader: name, model: model, promptVersion: promptVersion, rawText: raw)
-                unread.textRunsUp = raw.isEmpty ? nil : runsUp
-                return unread
-            }
-            return Reading(spineID: crop.id, title: split.title, authors: split.authors, confidence: split.confidence,
-                           rawText: raw, reader: name, model: model, promptVersion: promptVersion, textRunsUp: runsUp)
+            return Reading.fromSplit(split, spineID: crop.id, rawText: raw, reader: name, model: model,
+                                     promptVersion: promptVersion, textRunsUp: runsUp)
         } catch {
             return Reading.unread(spineID: crop.id, reason: error.message, reader: name, model: model, promptVersion: promptVersion)
         }

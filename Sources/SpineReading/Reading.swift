@@ -88,6 +88,25 @@ public struct Reading: Sendable, Codable, Equatable {
     }
 
     public var isRead: Bool { error == nil }
+
+    /// An offline reader's reading of one crop from the split of its text. A name alone is worth keeping (the
+    /// title is left to the review); a crop with neither title nor author is unread, and says whether any text
+    /// was seen at all.
+    static func fromSplit(
+        _ split: TitleSplitter.Split, spineID: Int, rawText: String, reader: String, model: String?,
+        promptVersion: String?, textRunsUp: Bool? = nil
+    ) -> Reading {
+        guard split.title != nil || !split.authors.isEmpty else {
+            var unread = Reading.unread(
+                spineID: spineID, reason: rawText.isEmpty ? "no text found" : "no confident text", reader: reader,
+                model: model, promptVersion: promptVersion, rawText: rawText)
+            unread.textRunsUp = rawText.isEmpty ? nil : textRunsUp
+            return unread
+        }
+        return Reading(
+            spineID: spineID, title: split.title, authors: split.authors, confidence: split.confidence,
+            rawText: rawText, reader: reader, model: model, promptVersion: promptVersion, textRunsUp: textRunsUp)
+    }
 }
 
 extension Array where Element == Reading {

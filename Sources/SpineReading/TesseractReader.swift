@@ -30,13 +30,8 @@ public final class TesseractReader: SpineReader {
                 group.addTask {
                     let reading = await self.pool.perform { engine in
                         let (split, raw) = SpineOCR.read(crop.image, engine: engine, options: options)
-                        // A name alone is worth keeping: the title is left to the review.
-                        guard split.title != nil || !split.authors.isEmpty else {
-                            return Reading.unread(spineID: crop.id, reason: raw.isEmpty ? "no text found" : "no confident text",
-                                                  reader: "tesseract", model: model, promptVersion: version, rawText: raw)
-                        }
-                        return Reading(spineID: crop.id, title: split.title, authors: split.authors, confidence: split.confidence,
-                                       rawText: raw, reader: "tesseract", model: model, promptVersion: version)
+                        return Reading.fromSplit(split, spineID: crop.id, rawText: raw, reader: "tesseract", model: model,
+                                                 promptVersion: version)
                     }
                     return (i, reading)
                 }

@@ -71,4 +71,26 @@ struct TitleSplitterTests {
         #expect(!(joined.title ?? "").contains("HEYNE") && !joined.authors.joined().contains("HEYNE"))
         #expect(Publishers.isPublisher("Penguin Books") && Publishers.isPublisher("braumüller") && !Publishers.isPublisher("Dune"))
     }
+
+    @Test("An offline reading keeps a name read alone; one with neither title nor name is unread and says why")
+    func readingFromSplit() {
+        func reading(_ split: TitleSplitter.Split, raw: String) -> Reading {
+            Reading.fromSplit(split, spineID: 7, rawText: raw, reader: "ppocr", model: "m", promptVersion: "v",
+                              textRunsUp: true)
+        }
+        let name = reading(.init(title: nil, authors: ["David Baldacci"], confidence: 0.9), raw: "DAVID BALDACCI")
+        #expect(name.isRead)
+        #expect(name.title == nil)
+        #expect(name.authors == ["David Baldacci"])
+        #expect(name.textRunsUp == true)
+
+        let noise = reading(.init(title: nil, authors: [], confidence: 0), raw: "796.42 Cow")
+        #expect(noise.error == "no confident text")
+        #expect(noise.rawText == "796.42 Cow")
+        #expect(noise.textRunsUp == true, "the text seen still tells which way the spine runs")
+
+        let blank = reading(.init(title: nil, authors: [], confidence: 0), raw: "")
+        #expect(blank.error == "no text found")
+        #expect(blank.textRunsUp == nil)
+    }
 }
