@@ -20,6 +20,8 @@ struct SpineTagger: Sendable {
         var label: Label
         var probabilities: [Double]
         var size: Double
+        /// A name of a list set apart by marks (`TitleSplitter.namesListedByMarks`): one person, an author.
+        var listed = false
         var text: String { words.map(\.text).joined(separator: " ") }
     }
 

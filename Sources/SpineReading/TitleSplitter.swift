@@ -8,6 +8,12 @@ enum TitleSplitter {
     /// A run of words printed together: a line, or part of a line cut at a wide gap.
     struct Segment: Equatable {
         var words: [OCRWord]
+        /// The segment ended at a separator mark ("/", "·", "•"), not at a gap or the line's end.
+        var endsAtMark = false
+        /// One name of a list of names set apart by marks ("Döpfner· Schürmann· Lehmkuhl").
+        var listed = false
+        /// The words after such a list on the last name's line: the title.
+        var afterList = false
         var text: String { words.map(\.text).joined(separator: " ") }
         /// Median word height: the printed size.
         var size: Double {
@@ -38,14 +44,14 @@ enum TitleSplitter {
                 // "Padura/ EL HOMBRE...": a slash separates author and title as a gap would.
                 let slashEnds = word.text.count > 1 && word.text.hasSuffix("/")
                 if word.text == "/" {
-                    if !current.isEmpty { out.append(Segment(words: current)) }
+                    if !current.isEmpty { out.append(Segment(words: current, endsAtMark: true)) }
                     current = []
                     continue
                 }
                 if slashEnds { word.text.removeLast() }
                 defer {
                     if slashEnds {
-                        out.append(Segment(words: current))
+                        out.append(Segment(words: current, endsAtMark: true))
                         current = []
                     }
                 }
@@ -59,6 +65,74 @@ enum TitleSplitter {
                 current.append(word)
             }
             if !current.isEmpty { out.append(Segment(words: current)) }
+        }
+        return out
+    }
+
+    /// The tagger's runs of a listed name are that one name, an author's; the words after the list on its
+    /// line are the title's.
+    static func listedNames(_ runs: [SpineTagger.Run], of segments: [Segment]) -> [SpineTagger.Run] {
+        let names = segments.filter(\.listed).map(\.words)
+        guard !names.isEmpty else { return runs }
+        let titled = segments.filter(\.afterList).flatMap(\.words)
+        var out: [SpineTagger.Run] = []
+        var from: Int? = nil
+        for var run in runs {
+            if run.words.allSatisfy(titled.contains) { run.label = .title }
+            let name = names.firstIndex { words in run.words.allSatisfy(words.contains) }
+            if let name, name == from, var last = out.popLast() {
+                last.words += run.words
+                out.append(last)
+                continue
+            }
+            from = name
+            if name != nil {
+                run.label = .author
+                run.listed = true
+            }
+            out.append(run)
+        }
+        return out
+    }
+
+    /// "Döpfner· Schürmann· Lehmkuhl Wackelpeter Trotzkopf": authors listed with marks between them, the title
+    /// after the last name on its line. A mark that ends a name and starts another is what lists people; a
+    /// mark between author and title ("Padura/ EL HOMBRE") has one name before it. Each segment ended by a
+    /// mark that holds a name (one to four words that can be a name's: capitalised, no function word, none the
+    /// lexicon knows only as a word), followed by another such name, is one listed name; the last name takes
+    /// as many words as the first (a list prints its names alike), and the words after it on its segment are
+    /// cut off for the title. Lists of one name are no list.
+    static func namesListedByMarks(_ segments: [Segment], lexicon: SpineLexicon = .shipped) -> [Segment] {
+        func nameWord(_ w: OCRWord) -> Bool {
+            let kinds = lexicon.kinds(w.text.trimmingCharacters(in: .punctuationCharacters))
+            return isNameWord(w) && !isArticle(w) && !kinds.contains(.function)
+                && (kinds.isEmpty || kinds.contains(.given) || kinds.contains(.surname))
+        }
+        func name(_ words: ArraySlice<OCRWord>) -> Bool { (1...4).contains(words.count) && words.allSatisfy(nameWord) }
+        var out = segments
+        var i = 0
+        while i < out.count {
+            defer { i += 1 }
+            guard out[i].endsAtMark, name(out[i].words[...]) else { continue }
+            let n = out[i].words.count
+            var j = i + 1
+            while j < out.count, out[j - 1].endsAtMark, out[j].endsAtMark, name(out[j].words[...]) { j += 1 }
+            // out[j] holds the last name, alone or with the title after it.
+            // One-word names need three to be a list: "Hesse/ Steppenwolf Roman" is a name and a title. Longer
+            // names need a given name the lexicon knows to start the first: "Slow Horses/ Mick Herron" is a title
+            // and a name.
+            let given = out[i].words[0].text.trimmingCharacters(in: .punctuationCharacters)
+            guard j < out.count, out[j - 1].endsAtMark, out[j].words.count >= n, name(out[j].words.prefix(n)),
+                  n == 1 ? j - i >= 2 : lexicon.isGiven(given) && !lexicon.has(given, .common) else { continue }
+            for k in i..<j { out[k].listed = true }
+            if out[j].words.count > n {
+                let rest = Segment(words: Array(out[j].words.dropFirst(n)), endsAtMark: out[j].endsAtMark, afterList: true)
+                out[j] = Segment(words: Array(out[j].words.prefix(n)), listed: true)
+                out.insert(rest, at: j + 1)
+            } else {
+                out[j].listed = true
+            }
+            i = j
         }
         return out
     }
@@ -171,13 +245,15 @@ enum TitleSplitter {
     /// publishers and stickers sit (nil: unknown).
     static func split(_ segments: [Segment], footAtStart: Bool? = nil, tagger: SpineTagger = .shipped,
                       lexicon: SpineLexicon = .shipped) -> Split {
-        let cleaned = shortSurnamesJoined(segments, lexicon: lexicon).compactMap { segment -> Segment? in
-            let c = Segment(words: withoutLabels(segment.words))
+        let cleaned = shortSurnamesJoined(namesListedByMarks(segments, lexicon: lexicon), lexicon: lexicon).compactMap { segment -> Segment? in
+            var c = segment
+            c.words = withoutLabels(segment.words)
             if c.words.isEmpty || isNoise(c.text) { return nil }
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
-        var runs = nameWithMiddleInitial(tagger.runs(cleaned, footAtStart: footAtStart), lexicon: lexicon)
+        var runs = nameWithMiddleInitial(surnameAfterInitialRow(listedNames(tagger.runs(cleaned, footAtStart: footAtStart), of: cleaned)),
+                                         lexicon: lexicon)
         runs = articleToNextRow(runs, lexicon: lexicon)
         runs = continuingTitles(runs, lexicon: lexicon)
         runs = titleWordEndingName(runs, lexicon: lexicon)
@@ -206,12 +282,16 @@ enum TitleSplitter {
         let nameOnly = titles.isEmpty && candidates.count == 1 && runs[candidates[0]].label == .author
             && isWholeName(runs[candidates[0]].words, lexicon: lexicon)
         if titles.isEmpty && !nameOnly {
-            let pool = candidates.isEmpty ? Array(runs.indices) : candidates
+            let unlisted = candidates.filter { !runs[$0].listed }
+            let pool = !unlisted.isEmpty ? unlisted : candidates.isEmpty ? Array(runs.indices) : candidates
             titles = [pool.max { runs[$0].probabilities[0] < runs[$1].probabilities[0] }!]
         }
         let titleRuns = titlePrint(titles, of: runs, lexicon: lexicon).map { runs[$0] }
         let title = titleRuns.map(\.text).joined(separator: " ")
-        let authors = namesOverRows(runs.indices.filter { runs[$0].label == .author && !titles.contains($0) }, of: runs, lexicon: lexicon)
+        // A listed name is one person whatever stands beside it.
+        let listed = runs.indices.filter { runs[$0].label == .author && runs[$0].listed && !titles.contains($0) }
+        let authors = (namesOverRows(runs.indices.filter { runs[$0].label == .author && !runs[$0].listed && !titles.contains($0) },
+                                     of: runs, lexicon: lexicon) + listed.map { [$0] }).sorted { $0.min()! < $1.min()! }
             .map { run in tidyName(run.map { runs[$0].text }.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ":,"))) }
             .map(withoutRole)
             .flatMap { coAuthors($0, lexicon: lexicon) }
@@ -624,6 +704,24 @@ enum TitleSplitter {
         return runs
     }
 
+    /// "LAURELL K. | AMILTON | LECIRQUE | DESDAMNÉS": a row that is a given name and its middle initials ends
+    /// before its surname, which is the next row when that is one name word, whatever the tagger took it for (a
+    /// name does not end on a middle initial).
+    static func surnameAfterInitialRow(_ runs: [SpineTagger.Run]) -> [SpineTagger.Run] {
+        for k in runs.indices.dropLast() where runs[k].label != .publisher && runs[k + 1].label != .publisher {
+            let name = runs[k].words, next = runs[k + 1].words
+            guard name.count >= 2, isNameWord(name[0]), FirstNames.contains(name[0].text),
+                  name.dropFirst().allSatisfy({ $0.text.count == 2 && FirstNames.isInitial($0.text) }),
+                  next.count == 1, isNameWord(next[0]), !FirstNames.contains(next[0].text) else { continue }
+            var out = runs
+            out[k].words += next
+            out[k].label = .author
+            out.remove(at: k + 1)
+            return out
+        }
+        return runs
+    }
+
     /// Run `t` cut in two before its word `k`, the pieces labelled `labels` in reading order: where a name and a
     /// title were read as one line.
     static func cutting(_ runs: [SpineTagger.Run], at t: Int, before k: Int,
@@ -646,7 +744,6 @@ enum TitleSplitter {
         (2...4).contains(words.count) && words.allSatisfy(isNameWord)
             && lexicon.isGiven(words[0].text.trimmingCharacters(in: .punctuationCharacters))
     }
-
     static func isNameWord(_ text: String) -> Bool {
         let letters = text.filter(\.isLetter)
         return letters.count >= 2 && letters.first!.isUppercase && text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
@@ -706,7 +803,13 @@ enum TitleSplitter {
               !initials(out[...]) {
             out.removeFirst()
         }
-        while let last = out.last, last.text.filter({ $0.isLetter || $0.isNumber }).count <= 1 || last.text.allSatisfy({ $0.isNumber }) {
+        // "LAURELL K. | HAMILTON": a given name's middle initial at the end of its row; the surname is on the next.
+        func middleInitial(_ words: [OCRWord]) -> Bool {
+            words.count >= 2 && FirstNames.isInitial(words[words.count - 1].text) && words[words.count - 1].text.count == 2
+                && isNameWord(words[words.count - 2]) && FirstNames.contains(words[words.count - 2].text)
+        }
+        while let last = out.last, last.text.filter({ $0.isLetter || $0.isNumber }).count <= 1 || last.text.allSatisfy({ $0.isNumber }),
+              !middleInitial(out) {
             out.removeLast()
         }
         return out

@@ -93,4 +93,36 @@ struct TitleSplitterTests {
         #expect(blank.error == "no text found")
         #expect(blank.textRunsUp == nil)
     }
+
+    @Test("Names listed with marks between them are one author each, and the words after the last name the title")
+    func namesListedByMarks() {
+        // A Bookfinder spine: three surnames set apart by middle dots, the title after the last on its line.
+        let listed = split([line("BELTZPVU", y: 0, h: 14), line("Döpfner·Schürmann·Lehmkuhl Wackelpeter Trotzkopf", y: 30)])
+        #expect(listed.title == "Wackelpeter Trotzkopf")
+        #expect(["Döpfner", "Schürmann", "Lehmkuhl"].allSatisfy(listed.authors.contains))
+        #expect(split([line("Döpfner· Schürmann· Lehmkuhl Wackelpeter Trotzkopf")]).title == "Wackelpeter Trotzkopf")
+        // Two names of two words: the last takes as many words as the first.
+        let two = split([line("Gaby Hauptmann/Frank Schätzing Die Liebe")])
+        #expect(two.title == "Die Liebe")
+        #expect(two.authors == ["Gaby Hauptmann", "Frank Schätzing"])
+        // One mark between an author and the title lists nobody.
+        let one = split([line("Hesse/ Steppenwolf Roman")])
+        #expect(one.authors == ["Hesse"])
+        #expect(one.title?.hasPrefix("Steppenwolf") == true)
+        #expect(split([line("Padura/ EL HOMBRE QUE AMABA")]).title == "EL HOMBRE QUE AMABA")
+        // Words of a title are no names: "Slow Horses" before a mark stays the title.
+        let horses = split([line("Slow Horses/ Mick Herron Roman")])
+        #expect(horses.title == "Slow Horses")
+    }
+
+    @Test("A given name and its middle initial on a row of their own go on into the surname on the next row")
+    func surnameAfterInitialRow() {
+        // A Bookfinder spine, read with the surname's first letter lost.
+        let s = split([line("LAURELL K.", y: 0), line("AMILTON", y: 30), line("LECIRQUE", y: 60), line("DESDAMNÉS", y: 90)])
+        #expect(s.authors == ["LAURELL K. AMILTON"])
+        #expect(s.title == "LECIRQUE DESDAMNÉS")
+        // A row of two words after the initial is not the surname's.
+        let longer = split([line("LAURELL K.", y: 0), line("LE CIRQUE", y: 30), line("DES DAMNÉS", y: 60)])
+        #expect(!longer.authors.contains { $0.contains("CIRQUE") })
+    }
 }
