@@ -137,6 +137,33 @@ enum TitleSplitter {
         return out
     }
 
+    /// "Arundhati Der Gott der kleinen Dinge": a name printed before the title on its line, the title starting
+    /// with an article. A name does not go on into a capitalised article (after "van" or "von" it is a
+    /// particle: "Ernest van der Kwast"; "Jude the Obscure" is a title), so a line in mixed case that starts with
+    /// a given name the lexicon knows, no word of a title, and up to two more name words before an article with
+    /// a capital and a word after it is cut before the article. In capitals nothing tells "ALEXANDER THE GREAT"
+    /// from a name and a title.
+    static func nameBeforeArticle(_ segments: [Segment], lexicon: SpineLexicon = .shipped) -> [Segment] {
+        var out: [Segment] = []
+        for segment in segments {
+            let words = segment.words
+            guard !segment.listed, segment.text.contains(where: \.isLowercase),
+                  let a = words.indices.dropFirst().prefix(3).first(where: { isArticle(words[$0]) && words[$0].text.first!.isUppercase }),
+                  a + 1 < words.count, words[..<a].allSatisfy(isNameWord),
+                  !particles.contains(words[a - 1].text.lowercased()),
+                  lexicon.isGiven(words[0].text), !lexicon.has(words[0].text, .common), !lexicon.has(words[0].text, .function)
+            else {
+                out.append(segment)
+                continue
+            }
+            out.append(Segment(words: Array(words[..<a])))
+            var rest = segment
+            rest.words = Array(words[a...])
+            out.append(rest)
+        }
+        return out
+    }
+
     /// Separator marks between author and title ("BROWN/SNEAKY", "Paasilinna•El"): the word is cut there
     /// and each piece but the last ends with "/", which `segments` treats as a segment end.
     static func splitAtSeparators(_ word: OCRWord) -> [OCRWord] {
@@ -245,7 +272,7 @@ enum TitleSplitter {
     /// publishers and stickers sit (nil: unknown).
     static func split(_ segments: [Segment], footAtStart: Bool? = nil, tagger: SpineTagger = .shipped,
                       lexicon: SpineLexicon = .shipped) -> Split {
-        let cleaned = shortSurnamesJoined(namesListedByMarks(segments, lexicon: lexicon), lexicon: lexicon).compactMap { segment -> Segment? in
+        let cleaned = shortSurnamesJoined(nameBeforeArticle(namesListedByMarks(segments, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon).compactMap { segment -> Segment? in
             var c = segment
             c.words = withoutLabels(segment.words)
             if c.words.isEmpty || isNoise(c.text) { return nil }

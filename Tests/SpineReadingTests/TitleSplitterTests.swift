@@ -125,4 +125,16 @@ struct TitleSplitterTests {
         let longer = split([line("LAURELL K.", y: 0), line("LE CIRQUE", y: 30), line("DES DAMNÉS", y: 60)])
         #expect(!longer.authors.contains { $0.contains("CIRQUE") })
     }
+
+    @Test("A given name before a title's capitalised article on one line is the author")
+    func nameBeforeArticle() {
+        // The example from a German shelf: the surname was not read, the given name glued to the title.
+        let s = split([line("Arundhati Der Gott der kleinen Dinge")])
+        #expect(s.title == "Der Gott der kleinen Dinge")
+        #expect(s.authors == ["Arundhati"])
+        // A title's own lower-case article, a particle's "der", and a line in capitals are left to the tagger.
+        #expect(split([line("Jude the Obscure", y: 0), line("Thomas Hardy", y: 30, h: 14)]).title == "Jude the Obscure")
+        #expect(TitleSplitter.nameBeforeArticle(TitleSplitter.segments([line("Ernest van der Kwast Die Eismacher")])).count == 1)
+        #expect(TitleSplitter.nameBeforeArticle(TitleSplitter.segments([line("ALEXANDER THE GREAT")])).count == 1)
+    }
 }
