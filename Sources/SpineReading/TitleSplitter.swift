@@ -272,7 +272,8 @@ enum TitleSplitter {
     /// publishers and stickers sit (nil: unknown).
     static func split(_ segments: [Segment], footAtStart: Bool? = nil, tagger: SpineTagger = .shipped,
                       lexicon: SpineLexicon = .shipped) -> Split {
-        let cleaned = shortSurnamesJoined(nameBeforeArticle(namesListedByMarks(segments, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon).compactMap { segment -> Segment? in
+        let cut = nameBeforeArticle(namesListedByMarks(segments, lexicon: lexicon), lexicon: lexicon)
+        let cleaned = shortSurnamesJoined(cut, lexicon: lexicon).compactMap { segment -> Segment? in
             var c = segment
             c.words = withoutLabels(segment.words)
             if c.words.isEmpty || isNoise(c.text) { return nil }
@@ -771,6 +772,7 @@ enum TitleSplitter {
         (2...4).contains(words.count) && words.allSatisfy(isNameWord)
             && lexicon.isGiven(words[0].text.trimmingCharacters(in: .punctuationCharacters))
     }
+
     static func isNameWord(_ text: String) -> Bool {
         let letters = text.filter(\.isLetter)
         return letters.count >= 2 && letters.first!.isUppercase && text.allSatisfy { $0.isLetter || "-'’.".contains($0) }
