@@ -13,4 +13,9 @@ enum FirstNames {
         let letters = word.filter(\.isLetter)
         return word.hasSuffix(".") && (1...2).contains(letters.count) && letters.first?.isUppercase == true
     }
+
+    /// One letter and its full stop ("K."): a middle initial, never "Ma." nor "J.R.R.".
+    static func isLetterInitial(_ word: String) -> Bool {
+        word.count == 2 && isInitial(word)
+    }
 }

@@ -310,8 +310,7 @@ enum TitleSplitter {
         let nameOnly = titles.isEmpty && candidates.count == 1 && runs[candidates[0]].label == .author
             && isWholeName(runs[candidates[0]].words, lexicon: lexicon)
         if titles.isEmpty && !nameOnly {
-            let unlisted = candidates.filter { !runs[$0].listed }
-            let pool = !unlisted.isEmpty ? unlisted : candidates.isEmpty ? Array(runs.indices) : candidates
+            let pool = [candidates.filter { !runs[$0].listed }, candidates, Array(runs.indices)].first { !$0.isEmpty }!
             titles = [pool.max { runs[$0].probabilities[0] < runs[$1].probabilities[0] }!]
         }
         let titleRuns = titlePrint(titles, of: runs, lexicon: lexicon).map { runs[$0] }
@@ -739,7 +738,7 @@ enum TitleSplitter {
         for k in runs.indices.dropLast() where runs[k].label != .publisher && runs[k + 1].label != .publisher {
             let name = runs[k].words, next = runs[k + 1].words
             guard name.count >= 2, isNameWord(name[0]), FirstNames.contains(name[0].text),
-                  name.dropFirst().allSatisfy({ $0.text.count == 2 && FirstNames.isInitial($0.text) }),
+                  name.dropFirst().allSatisfy({ FirstNames.isLetterInitial($0.text) }),
                   next.count == 1, isNameWord(next[0]), !FirstNames.contains(next[0].text) else { continue }
             var out = runs
             out[k].words += next
@@ -834,7 +833,7 @@ enum TitleSplitter {
         }
         // "LAURELL K. | HAMILTON": a given name's middle initial at the end of its row; the surname is on the next.
         func middleInitial(_ words: [OCRWord]) -> Bool {
-            words.count >= 2 && FirstNames.isInitial(words[words.count - 1].text) && words[words.count - 1].text.count == 2
+            words.count >= 2 && FirstNames.isLetterInitial(words[words.count - 1].text)
                 && isNameWord(words[words.count - 2]) && FirstNames.contains(words[words.count - 2].text)
         }
         while let last = out.last, last.text.filter({ $0.isLetter || $0.isNumber }).count <= 1 || last.text.allSatisfy({ $0.isNumber }),
