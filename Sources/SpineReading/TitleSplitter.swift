@@ -559,16 +559,28 @@ enum TitleSplitter {
     /// "Das Tagebuch der Anne Frank") or the two are words too ("IN DER ALLES ANDERS WURDE"). A surname that is
     /// also a word counts when the lists hold it as a surname ("TURTLES ALL THE WAY DOWN JOHN GREEN"): many are
     /// ("Green", "Black", "King"), and the function word before the name still guards titles that end in one.
+    ///
+    /// A name with particles ("IFIGENIA TERESA DE LA PARRA") is cut after a title of one word too, and from a
+    /// line the tagger labelled an author whole when nothing was labelled title: a given name, "de la" or "van
+    /// der" and a surname do not end a title, and the word before the name still guards "Historia de Juana de
+    /// Arco". Without particles such a line stays whole: "MIKAEL KROGERUS ROMAN TSCHAPPELER" is two names.
     static func nameAfterTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
-        guard !runs.contains(where: { $0.label == .author }),
-              let t = runs.firstIndex(where: { $0.label == .title && $0.words.count >= 4 }) else { return runs }
+        let whole: SpineTagger.Label? = !runs.contains(where: { $0.label == .author }) ? .title
+            : !runs.contains(where: { $0.label == .title }) ? .author : nil
+        guard let whole, let t = runs.firstIndex(where: { $0.label == whole && $0.words.count >= 3 }) else { return runs }
         let words = runs[t].words, n = words.count
-        let given = words[n - 2], surname = words[n - 1], before = words[n - 3]
+        var g = n - 2
+        while g > 1, n - 2 - g < 2, nameParticles.contains(words[g].text.lowercased()) { g -= 1 }
+        let withParticles = g < n - 2
+        guard withParticles ? !nameParticles.contains(words[g].text.lowercased()) : whole == .title && n >= 4,
+              !(whole == .author && (lexicon.isGiven(words[0].text) || FirstNames.contains(words[0].text)))
+        else { return runs }
+        let given = words[g], surname = words[n - 1], before = words[g - 1]
         guard lexicon.isGiven(given.text) || FirstNames.contains(given.text), !lexicon.has(given.text, .function),
               isNameWord(given), isNameWord(surname),
               lexicon.has(surname.text, .surname) || !lexicon.has(surname.text, .common) && !lexicon.has(given.text, .common),
               !lexicon.has(before.text, .function), !particles.contains(before.text.lowercased()) else { return runs }
-        return cutting(runs, at: t, before: n - 2, into: (.title, .author))
+        return cutting(runs, at: t, before: g, into: (.title, .author))
     }
 
     /// "MARKUS | ZUSAK THE BOOK THIEF", "Jürgen | Seibold SEIN": a given name alone on its row, taken for the
@@ -883,6 +895,9 @@ enum TitleSplitter {
         "à", "au", "aux", "pour", "sur", "dans", "sans", "avec", "en", "con", "para", "sin", "sobre", "desde", "entre",
     ]
     private static let particles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du", "y", "i", "and", "&"]
+    /// The particles inside one person's name ("Teresa de la Parra", "Ernest van der Kwast"), without the
+    /// conjunctions that join two names.
+    private static let nameParticles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du"]
 
     /// Two to five words, capitalised or initials, no digits, starting with a given name or initials:
     /// "Gabriel García Márquez", "J. R. R. TOLKIEN"; not "Silent Spring".

@@ -359,6 +359,25 @@ struct SpineTaggerTests {
         #expect(TitleSplitter.nameAfterTitle(gables) == gables)
     }
 
+    @Test("A name with particles after the title is cut off, after a one-word title and from a line labelled an author")
+    func nameWithParticlesAfterTitle() {
+        // As the shared real photo's reader labels it: the whole line an author, nothing a title.
+        let parra = TitleSplitter.nameAfterTitle([run("IFIGENIA TERESA DE LA PARRA", .author, size: 19)])
+        #expect(parra.map(\.text) == ["IFIGENIA", "TERESA DE LA PARRA"])
+        #expect(parra.map(\.label) == [.title, .author])
+        let kwast = TitleSplitter.nameAfterTitle([run("Mama Tandoori Ernest van der Kwast", .title, size: 30)])
+        #expect(kwast.map(\.text) == ["Mama Tandoori", "Ernest van der Kwast"])
+        #expect(kwast.map(\.label) == [.title, .author])
+        // A function word before the name keeps it in the title; a line that starts with a given name, or has
+        // no particle, may be two names; a title and an author read already are left alone.
+        for kept in [[run("Historia de Juana de Arco", .title, size: 30)],
+                     [run("Teresa de Jesús Ana de la Cruz", .author, size: 30)],
+                     [run("MIKAEL KROGERUS ROMAN TSCHAPPELER", .author, size: 30)],
+                     [run("Ifigenia Teresa de la Parra", .author, size: 20), run("Roman", .title, size: 30)]] {
+            #expect(TitleSplitter.nameAfterTitle(kept) == kept, "\(kept.map(\.text))")
+        }
+    }
+
     @Test("A row that starts with a conjunction goes on from the title's row before it")
     func titleGoesOnAfterConjunction() {
         let potter = TitleSplitter.continuingTitles([run("HARRYPOTTER", .title, size: 30), run("AND THE SORCERERS STONE", .noise, size: 24),
