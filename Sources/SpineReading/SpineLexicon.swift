@@ -115,7 +115,7 @@ struct SpineLexicon: Sendable {
                 if word.count == p.count && zip(word, p).filter({ $0 != $1 }).count == 1 { return true }
             }
         }
-        for cue in [" verlag", " books", " editions", " editores", " editorial", " edicions", " ediciones", " press", " taschenbuch"]
+        for cue in [" verlag", " books", " editions", " editores", " editorial", " edicions", " ediciones", " press", " taschenbuch", " comics"]
         where k.hasSuffix(cue) {
             if publishers.contains(String(k.dropLast(cue.count)).trimmingCharacters(in: .whitespaces)) { return true }
         }

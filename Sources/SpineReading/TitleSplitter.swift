@@ -293,16 +293,13 @@ enum TitleSplitter {
         }
         runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
         guard !runs.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
-        for end in [runs.startIndex, runs.endIndex - 1] where runs.count > 1 && runs[end].label != .publisher
-            && lexicon.isPublisher(runs[end].text, damaged: true) {
-            runs[end].label = .publisher
-        }
+        runs = publishersAtEnds(runs, lexicon: lexicon)
         runs = nameRunBesideTitle(nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
         runs = nameAmongMarks(nameInOtherCase(surnameAfterGivenRow(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
         // A cut above may leave a title run whose row goes on ("MARC-UWE KLING DIE KANGURU- | CHRONIKEN").
         runs = continuingTitles(runs, lexicon: lexicon)
         runs = nameFromSticker(runs, abbreviation: stickerAbbreviation(segments), lexicon: lexicon)
-        runs = logoAtFoot(runs, footAtStart: footAtStart)
+        runs = largestWordIsTitle(logoAtFoot(runs, footAtStart: footAtStart), lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
         let candidates = runs.indices.filter { runs[$0].label != .noise }
         // "DAVID BALDACCI", "ERNEST VAN DER KWAST": a reading that is one whole name and nothing else names the
@@ -509,6 +506,23 @@ enum TitleSplitter {
         return out
     }
 
+    /// "Attached. | The New Science of Adult Attachment | AMIR LEVINE AND RACHEL HELLER": a title of one word,
+    /// printed far larger than anything else on the spine, taken for a surname. When another author run starts
+    /// with a given name and a name's word, a one-word author run at least one and a half times the print of every other run is the
+    /// title, if no list holds the word as a name or a publisher ("PATTERSON" printed large stays).
+    static func largestWordIsTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        guard let big = runs.indices.max(by: { runs[$0].size < runs[$1].size }), runs[big].label == .author,
+              runs[big].words.count == 1, let word = runs[big].words.first?.text.trimmingCharacters(in: .punctuationCharacters),
+              !lexicon.has(word, .surname), !lexicon.isGiven(word), !lexicon.isPublisher(word, damaged: true),
+              runs.indices.allSatisfy({ $0 == big || runs[$0].label == .noise || runs[big].size >= 1.5 * runs[$0].size }),
+              runs.indices.contains(where: { $0 != big && runs[$0].label == .author && runs[$0].words.count >= 2
+                  && isNameWord(runs[$0].words[1]) && lexicon.isGiven(runs[$0].words[0].text) })
+        else { return runs }
+        var out = runs
+        out[big].label = .title
+        return out
+    }
+
     /// An article or a demonstrative, which starts a title and never stands for one.
     static func isArticle(_ word: OCRWord) -> Bool {
         ["the", "a", "an", "this", "these", "der", "die", "das", "le", "la", "les", "el", "los", "las", "il"]
@@ -535,9 +549,14 @@ enum TitleSplitter {
         // the title two.
         let doubleGiven = words.count >= 5 && !given(words[0]) && given(words[1])
             && isNameWord(words[0]) && isNameWord(words[2]) && lexicon.kinds(words[0].text).isEmpty
-        guard given(words[0]) || doubleGiven, isNameWord(words[0]), isNameWord(words[1])
+        // "Frank und Gundi Gaschler Ich will verstehen": two given names joined by "und" share the surname after
+        // them (a surname no list holds, or one it holds as a surname only); the title is two words at least.
+        let sharedSurname = words.count >= 6 && given(words[0]) && given(words[2]) && !given(words[3])
+            && ["und", "and", "&", "et"].contains(words[1].text.lowercased())
+            && isNameWord(words[2]) && isNameWord(words[3]) && lexicon.kinds(words[3].text).subtracting(.surname).isEmpty
+        guard given(words[0]) || doubleGiven, isNameWord(words[0]), isNameWord(words[1]) || sharedSurname
         else { return runs }
-        var end = doubleGiven ? 3 : 2
+        var end = sharedSurname ? 4 : doubleGiven ? 3 : 2
         while end < words.count - 2, isNameWord(words[end]),
               lexicon.kinds(words[end].text) == .surname || particles.contains(words[end].text.lowercased()) && end + 1 < words.count - 2 {
             end += 1
@@ -551,6 +570,24 @@ enum TitleSplitter {
         // A line labelled an author whole may hold two names: "MIKAEL KROGERUS ROMAN TSCHAPPELER".
         if whole == .author, words.count - end <= 3, lexicon.isGiven(words[end].text) { return runs }
         return cutting(runs, at: t, before: end, into: (.author, .title))
+    }
+
+    /// A publisher's name at either end of the reading is the publisher whatever the tagger said, and so is
+    /// one printed over two rows there ("CARLSEN | COMICS", "Goldmann | Taschenbuch"): the imprint's row
+    /// alone names no publisher, and the name's row beside it was left to be taken for the author.
+    static func publishersAtEnds(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        var out = runs
+        guard runs.count > 1 else { return out }
+        for (end, inner) in [(runs.startIndex, runs.startIndex + 1), (runs.endIndex - 1, runs.endIndex - 2)] {
+            if lexicon.isPublisher(runs[end].text, damaged: true) {
+                out[end].label = .publisher
+            } else if runs.count > 2, runs[inner].label != .title || runs[inner].words.count == 1,
+                      lexicon.isPublisher(runs[min(end, inner)].text + " " + runs[max(end, inner)].text) {
+                out[end].label = .publisher
+                out[inner].label = .publisher
+            }
+        }
+        return out
     }
 
     /// "SLOW HORSES MICK HERRON": the name printed after the title on one line. When the reading has no author,

@@ -378,6 +378,22 @@ struct SpineTaggerTests {
         }
     }
 
+    @Test("A publisher printed over two rows at the reading's end is the publisher, its name's row too")
+    func publisherOverTwoRows() {
+        // "... | Illustration Collection | CLAMP | CARLSEN | COMICS": the publisher's rows were taken for the author.
+        let clamp = TitleSplitter.publishersAtEnds([run("Illustration Collection", .title, size: 20), run("CLAMP", .title, size: 30),
+                                                    run("CARLSEN", .author, size: 16), run("COMICS", .author, size: 12)])
+        #expect(clamp.map(\.label) == [.title, .title, .publisher, .publisher])
+        let hanser = TitleSplitter.publishersAtEnds([run("Carl", .author, size: 14), run("Hanser", .author, size: 14),
+                                                     run("Die Heilung der Gefühle", .title, size: 30), run("Chris Griscom", .author, size: 20)])
+        #expect(hanser.map(\.label) == [.publisher, .publisher, .title, .author])
+        // A title of more words beside the imprint's word stays the title; two runs are a title and what is left.
+        let books = [run("Penguin", .publisher, size: 12), run("Great Expectations", .title, size: 30), run("Books", .noise, size: 12)]
+        #expect(TitleSplitter.publishersAtEnds(books).map(\.label) == [.publisher, .title, .noise])
+        let two = [run("CARLSEN", .title, size: 30), run("COMICS", .author, size: 12)]
+        #expect(TitleSplitter.publishersAtEnds(two).map(\.label) == [.publisher, .author])
+    }
+
     @Test("A row that starts with a conjunction goes on from the title's row before it")
     func titleGoesOnAfterConjunction() {
         let potter = TitleSplitter.continuingTitles([run("HARRYPOTTER", .title, size: 30), run("AND THE SORCERERS STONE", .noise, size: 24),

@@ -53,6 +53,32 @@ struct TitleSplitterTests {
         #expect(dotted.authors == ["RITA MAE BROWN"])
     }
 
+    @Test("Two given names and the surname they share, before the title on one line, are two authors")
+    func sharedSurnameBeforeTitle() {
+        let s = split([line("Frank und Gundi Gaschler Ich will verstehen, was du wirklich brauchst")])
+        #expect(s.title == "Ich will verstehen, was du wirklich brauchst")
+        #expect(s.authors == ["Frank Gaschler", "Gundi Gaschler"])
+        let caps = split([line("FRANK UND GUNDI GASCHLER ICH WILL VERSTEHEN")])
+        #expect(caps.title == "ICH WILL VERSTEHEN")
+        #expect(caps.authors == ["FRANK GASCHLER", "GUNDI GASCHLER"])
+        // A word after the two names that is a title's ("Die") is no surname: the line stays a title.
+        #expect(split([line("Hänsel und Gretel Die Märchen der Brüder Grimm")]).authors.isEmpty)
+    }
+
+    @Test("A one-word title printed far larger than the rest is the title, though it could be a surname")
+    func largestWordIsTitle() {
+        // BooksTrack's own photo: the largest print became the author and the subtitle the title.
+        let attached = split([line("Attached.", y: 0, h: 40), line("The New Science of Adult Attachment", y: 50, h: 16),
+                              line("AMIR LEVINE AND RACHEL HELLER", y: 80, h: 14)])
+        #expect(attached.title == "Attached.")
+        #expect(attached.authors == ["AMIR LEVINE", "RACHEL HELLER"])
+        // A surname the lists hold, printed large beside a co-author's name, stays an author.
+        let runs = [SpineTagger.Run(words: line("PATTERSON", h: 40).words, label: .author, probabilities: [], size: 40),
+                    SpineTagger.Run(words: line("1st to Die", y: 50, h: 20).words, label: .title, probabilities: [], size: 20),
+                    SpineTagger.Run(words: line("Maxine Paetro", y: 80, h: 14).words, label: .author, probabilities: [], size: 14)]
+        #expect(TitleSplitter.largestWordIsTitle(runs) == runs)
+    }
+
     @Test("Names with particles, set before or after the title")
     func particles() {
         let s = split([line("IFIGENIA TERESA DE LA PARRA")])
