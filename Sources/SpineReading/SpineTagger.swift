@@ -97,7 +97,7 @@ struct SpineTagger: Sendable {
     }
 
     /// Words that go with a name without being one ("Teresa de la Parra", "Ludwig van Beethoven").
-    private static let particles: Set<String> = ["de", "von", "van", "der", "la", "le", "del", "di", "da", "du"]
+    private static let particles = TitleSplitter.nameParticles
 
     /// 0 all capitals (two letters or more), 1 capitalised, 2 lowercase first letter, 3 no letters.
     static func caseStyle(_ word: String) -> Int {

@@ -508,8 +508,9 @@ enum TitleSplitter {
 
     /// "Attached. | The New Science of Adult Attachment | AMIR LEVINE AND RACHEL HELLER": a title of one word,
     /// printed far larger than anything else on the spine, taken for a surname. When another author run starts
-    /// with a given name and a name's word, a one-word author run at least one and a half times the print of every other run is the
-    /// title, if no list holds the word as a name or a publisher ("PATTERSON" printed large stays).
+    /// with a given name and a name's word, a one-word author run at least one and a half times the print of
+    /// every other run is the title, if no list holds the word as a name or a publisher ("PATTERSON" printed
+    /// large beside "Maxine Paetro" stays the author).
     static func largestWordIsTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         guard let big = runs.indices.max(by: { runs[$0].size < runs[$1].size }), runs[big].label == .author,
               runs[big].words.count == 1, let word = runs[big].words.first?.text.trimmingCharacters(in: .punctuationCharacters),
@@ -933,8 +934,8 @@ enum TitleSplitter {
     ]
     private static let particles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du", "y", "i", "and", "&"]
     /// The particles inside one person's name ("Teresa de la Parra", "Ernest van der Kwast"), without the
-    /// conjunctions that join two names.
-    private static let nameParticles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du"]
+    /// conjunctions that join two names. The tagger's features count the same ones.
+    static let nameParticles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du"]
 
     /// Two to five words, capitalised or initials, no digits, starting with a given name or initials:
     /// "Gabriel García Márquez", "J. R. R. TOLKIEN"; not "Silent Spring".
