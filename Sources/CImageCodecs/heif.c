@@ -169,11 +169,14 @@ static int shelf_heif_has_reference_loop(const uint8_t *d, size_t meta, size_t m
     size_t n = 0;
     int refuse = 0;
     for (at = iref + 4; !refuse && shelf_box(d, at, iref_end, &type, &payload, &box_end); at = box_end) {
-        if (type != SHELF_FOURCC('d', 'i', 'm', 'g') || payload + id_size + 2 > box_end) continue;
+        /* A reference box too short for its source and count, or for the references it counts: libheif 1.15
+         * reads them from the bytes after the box, where a damaged file can make an image its own source. */
+        if (payload + id_size + 2 > box_end) { refuse = 1; break; }
+        const size_t count = shelf_be16(d + payload + id_size);
+        if (payload + id_size + 2 + count * id_size > box_end) { refuse = 1; break; }
+        if (type != SHELF_FOURCC('d', 'i', 'm', 'g')) continue;
         const uint32_t source = wide ? shelf_be32(d + payload) : shelf_be16(d + payload);
-        size_t q = payload + id_size;
-        const size_t count = shelf_be16(d + q);
-        q += 2;
+        size_t q = payload + id_size + 2;
         for (size_t k = 0; k < count && q + id_size <= box_end; k++, q += id_size) {
             if (n == SHELF_HEIF_MAX_REFS) { refuse = 1; break; }
             refs[n].from = source;
@@ -386,7 +389,8 @@ static int shelf_heif_open(const void *data, size_t size, struct heif_context **
     size_t meta, meta_end;
     if (shelf_meta((const uint8_t *)data, size, &meta, &meta_end)) {
         if (shelf_heif_has_reference_loop((const uint8_t *)data, meta, meta_end))
-            return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err, "a derived image refers back to itself, or to too many images");
+            return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err,
+                                        "a derived image refers back to itself or to too many images, or a reference box is cut short");
         if (shelf_heif_coded_size_exceeds((const uint8_t *)data, size, meta, meta_end))
             return shelf_heif_fail_with(SHELF_ERR_CORRUPT, err, "an image is coded larger than the file says it is");
     }

@@ -47,6 +47,14 @@ struct HEIFWebPMalformedTests {
         #expect(throws: ShelfImageError.self) { _ = try ImageDecoder.info(data) }
     }
 
+    /// Found by the fuzzer in CI: a 1.2 KB HEIC whose grid's 'dimg' reference box is too short to hold its count.
+    /// libheif 1.15 read the count and the source from the bytes after the box, where they made the grid its own
+    /// source, and the process ended (a C++ exception from a decoding thread; decoding on one thread, a segfault).
+    @Test func aReferenceBoxCutShortIsDamagedNotACrash() throws {
+        Self.expectDamaged(TestImages.fixture("heic-reference-cut-short.heic"), scales: [1, 2],
+                           cause: "reference box is cut short", "a file whose reference box is cut short")
+    }
+
     /// Decoding `data` at each scale fails as damaged data, the shim's `cause` in the error; `what` names the file
     /// for a decode that wrongly succeeded.
     static func expectDamaged(_ data: [UInt8], scales: [Int], cause: String, _ what: String,
