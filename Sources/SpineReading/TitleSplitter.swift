@@ -444,7 +444,7 @@ enum TitleSplitter {
             // "Mejora tu | Tenis | Charles Applewhaite": one word that is no name, between the title and a whole name.
             let beforeName = runs[k].label == .author && runs[k].words.count == 1 && k + 1 < runs.count
                 && runs[k + 1].label == .author && runs[k + 1].words.count >= 2
-                && (lexicon.isGiven(runs[k + 1].words[0].text) || FirstNames.contains(runs[k + 1].words[0].text))
+                && isGivenName(runs[k + 1].words[0].text, lexicon: lexicon)
                 && lexicon.kinds(head.text).isDisjoint(with: [.given, .surname])
             guard (hyphen || comma || joined || beforeName) && (0.5...2).contains(ratio)
                     || lower && runs[k].label != .author && (0.6...1.4).contains(ratio) || hyphenThenLower || commonRow else { continue }
@@ -465,7 +465,7 @@ enum TitleSplitter {
         for k in runs.indices.dropFirst().reversed() where runs[k - 1].label == .author && runs[k].label == .title {
             let name = runs[k - 1].words, head = runs[k].words[0].text
             guard name.count >= 3, let last = name.last, isNameWord(last),
-                  lexicon.isGiven(name[0].text) || FirstNames.contains(name[0].text),
+                  isGivenName(name[0].text, lexicon: lexicon),
                   lexicon.kinds(last.text).isDisjoint(with: [.given, .surname]),
                   head.filter(\.isLetter).count >= 2, head.first?.isLowercase == true,
                   !head.contains(where: \.isUppercase), !particles.contains(head.lowercased()),
@@ -540,11 +540,10 @@ enum TitleSplitter {
     static func nameBeforeTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         // With no title at all, the line may have been labelled an author whole ("Sheila O'Flanagan Carolines
         // Schwester"): the same cut applies to it.
-        let whole: SpineTagger.Label? = !runs.contains(where: { $0.label == .author }) ? .title
-            : !runs.contains(where: { $0.label == .title }) ? .author : nil
+        let whole = wholeLineLabel(runs)
         guard let whole, let t = runs.firstIndex(where: { $0.label == whole && $0.words.count >= 4 }) else { return runs }
         let words = runs[t].words
-        func given(_ w: OCRWord) -> Bool { lexicon.isGiven(w.text) || FirstNames.contains(w.text) }
+        func given(_ w: OCRWord) -> Bool { isGivenName(w.text, lexicon: lexicon) }
         // "TERAH KATHRYN COLLINS FENG SHUI IM WESTEN": a first given name the lexicon does not hold at all (no
         // word of a title either), known by the given name after it; the name is then three words at least, and
         // the title two.
@@ -553,7 +552,7 @@ enum TitleSplitter {
         // "Frank und Gundi Gaschler Ich will verstehen": two given names joined by "und" share the surname after
         // them (a surname no list holds, or one it holds as a surname only); the title is two words at least.
         let sharedSurname = words.count >= 6 && given(words[0]) && given(words[2]) && !given(words[3])
-            && ["und", "and", "&", "et"].contains(words[1].text.lowercased())
+            && nameJoins.contains(words[1].text.lowercased())
             && isNameWord(words[2]) && isNameWord(words[3]) && lexicon.kinds(words[3].text).subtracting(.surname).isEmpty
         guard given(words[0]) || doubleGiven, isNameWord(words[0]), isNameWord(words[1]) || sharedSurname
         else { return runs }
@@ -571,6 +570,17 @@ enum TitleSplitter {
         // A line labelled an author whole may hold two names: "MIKAEL KROGERUS ROMAN TSCHAPPELER".
         if whole == .author, words.count - end <= 3, lexicon.isGiven(words[end].text) { return runs }
         return cutting(runs, at: t, before: end, into: (.author, .title))
+    }
+
+    /// Which label a line kept whole may carry for the name rules to cut it: a title when the reading has no
+    /// author, an author when it has no title (the tagger labelled the whole line a name), else none.
+    static func wholeLineLabel(_ runs: [SpineTagger.Run]) -> SpineTagger.Label? {
+        !runs.contains(where: { $0.label == .author }) ? .title : !runs.contains(where: { $0.label == .title }) ? .author : nil
+    }
+
+    /// A given name in the lexicon's lists or in the list of first names.
+    static func isGivenName(_ text: String, lexicon: SpineLexicon) -> Bool {
+        lexicon.isGiven(text) || FirstNames.contains(text)
     }
 
     /// A publisher's name at either end of the reading is the publisher whatever the tagger said, and so is
@@ -603,18 +613,17 @@ enum TitleSplitter {
     /// der" and a surname do not end a title, and the word before the name still guards "Historia de Juana de
     /// Arco". Without particles such a line stays whole: "MIKAEL KROGERUS ROMAN TSCHAPPELER" is two names.
     static func nameAfterTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
-        let whole: SpineTagger.Label? = !runs.contains(where: { $0.label == .author }) ? .title
-            : !runs.contains(where: { $0.label == .title }) ? .author : nil
+        let whole = wholeLineLabel(runs)
         guard let whole, let t = runs.firstIndex(where: { $0.label == whole && $0.words.count >= 3 }) else { return runs }
         let words = runs[t].words, n = words.count
         var g = n - 2
         while g > 1, n - 2 - g < 2, nameParticles.contains(words[g].text.lowercased()) { g -= 1 }
         let withParticles = g < n - 2
         guard withParticles ? !nameParticles.contains(words[g].text.lowercased()) : whole == .title && n >= 4,
-              !(whole == .author && (lexicon.isGiven(words[0].text) || FirstNames.contains(words[0].text)))
+              !(whole == .author && isGivenName(words[0].text, lexicon: lexicon))
         else { return runs }
         let given = words[g], surname = words[n - 1], before = words[g - 1]
-        guard lexicon.isGiven(given.text) || FirstNames.contains(given.text), !lexicon.has(given.text, .function),
+        guard isGivenName(given.text, lexicon: lexicon), !lexicon.has(given.text, .function),
               isNameWord(given), isNameWord(surname),
               lexicon.has(surname.text, .surname) || !lexicon.has(surname.text, .common) && !lexicon.has(given.text, .common),
               !lexicon.has(before.text, .function), !particles.contains(before.text.lowercased()) else { return runs }
@@ -723,7 +732,7 @@ enum TitleSplitter {
                 if !titled { return runs }
             }
             var s = i
-            while s > 0, runs[r].label == .author || lexicon.isGiven(words[s - 1].text) || FirstNames.contains(words[s - 1].text)
+            while s > 0, runs[r].label == .author || isGivenName(words[s - 1].text, lexicon: lexicon)
                     || FirstNames.isInitial(words[s - 1].text) || particles.contains(words[s - 1].text.lowercased()) {
                 s -= 1
             }
@@ -933,6 +942,8 @@ enum TitleSplitter {
         "à", "au", "aux", "pour", "sur", "dans", "sans", "avec", "en", "con", "para", "sin", "sobre", "desde", "entre",
     ]
     private static let particles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du", "y", "i", "and", "&"]
+    /// The words that join two people's names ("Frank und Gundi Gaschler", "Christina and Stanislav Grof").
+    static let nameJoins: Set<String> = ["und", "and", "&", "et"]
     /// The particles inside one person's name ("Teresa de la Parra", "Ernest van der Kwast"), without the
     /// conjunctions that join two names. The tagger's features count the same ones.
     static let nameParticles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du"]
@@ -981,7 +992,7 @@ enum TitleSplitter {
     /// given names the lexicon knows, each followed by a word that is none. "Ortega y Gasset" stays one name.
     static func coAuthors(_ name: String, lexicon: SpineLexicon = .shipped) -> [String] {
         let words = name.split(separator: " ").map(String.init)
-        let joins: Set<String> = ["und", "and", "&", "et"], withs: Set<String> = ["mit", "with", "avec"]
+        let joins = nameJoins, withs: Set<String> = ["mit", "with", "avec"]
         if let j = words.indices.first(where: { joins.contains(words[$0].lowercased()) || withs.contains(words[$0].lowercased()) }),
            j > 0, j < words.count - 1 {
             let left = Array(words[..<j]), right = Array(words[(j + 1)...])
