@@ -408,7 +408,22 @@ enum TitleSplitter {
             // "REDEMPTION | -PREP": a word broken across rows, whatever the runs were taken for.
             let brokenWord = head.text.count > 2 && head.text.hasPrefix("-") && runs[k - 1].label != .publisher
                 && runs[k].label != .publisher && (0.5...2).contains(ratio)
-            if nameStartsTitle || brokenWord {
+            // "ATLAS ILUSTRADO DEL | Fitness", "INTO THE | WOODS", "TENIS EN | LA ESCUELA": a run ending in an article,
+            // a short preposition or a conjunction goes on in the next, whatever the two were taken for; no name or
+            // publisher ends in one. The lexicon's function words hold no preposition that ends titles ("Twenty
+            // Years After", "The Girl Before"). Not the words that bring in a name ("by", "von", "mit"), not before a
+            // run that starts with a given name or an initial ("AMIR LEVINE AND | RACHEL HELLER", "KEEPER OF |
+            // J.A. CULICAN"), not a particle ending a name's row ("Daphne du | Maurier"); a row of articles alone is
+            // left to the rule below. The title's last word is often printed far larger than its first rows
+            // ("ATLAS ILUSTRADO DEL | Fitness", seven times the height), so only a far smaller next run stays apart.
+            let dangling = [.title, .author].contains(runs[k - 1].label) && [.title, .author].contains(runs[k].label)
+                && lexicon.has(tail.text, .function) && !nameIntroducers.contains(tail.text.lowercased())
+                && !(isGivenName(head.text, lexicon: lexicon) && !lexicon.has(head.text, .function))
+                && !FirstNames.isInitial(head.text)
+                && !(runs[k - 1].label == .author && isGivenName(runs[k - 1].words[0].text, lexicon: lexicon)
+                     && nameParticles.contains(tail.text.lowercased()))
+                && !runs[k - 1].words.allSatisfy(isArticle) && ratio >= 0.33
+            if nameStartsTitle || brokenWord || dangling {
                 runs[k - 1].label = .title
                 runs[k].label = .title
                 runs[k].size = max(runs[k].size, runs[k - 1].size)
@@ -561,10 +576,12 @@ enum TitleSplitter {
               lexicon.kinds(words[end].text) == .surname || particles.contains(words[end].text.lowercased()) && end + 1 < words.count - 2 {
             end += 1
         }
-        // A name ends on a surname, not on "de" or "von", and the title does not start with a lower-case "von":
-        // "Johann Wolfgang von Goethe" is a name whole.
+        // A name ends on a surname, not on "de" or "von" nor on a preposition or an article ("TENIS EN LA
+        // ESCUELA": "Tenis" is a given name somewhere, "en" a surname), and the title does not start with a
+        // lower-case "von": "Johann Wolfgang von Goethe" is a name whole.
         // "ROALD DAHL'S BOOK OF GHOST STORIES": a name in the possessive is the title's own.
         guard !particles.contains(words[end - 1].text.lowercased()),
+              !prepositions.contains(words[end - 1].text.lowercased()), !isArticle(words[end - 1]),
               !["'s", "’s"].contains(where: { words[end - 1].text.lowercased().hasSuffix($0) }),
               !(particles.contains(words[end].text) && words[end].text.first?.isLowercase == true) else { return runs }
         // A line labelled an author whole may hold two names: "MIKAEL KROGERUS ROMAN TSCHAPPELER".
@@ -941,6 +958,10 @@ enum TitleSplitter {
         "through", "without", "im", "am", "vom", "zum", "zur", "aus", "für", "über", "unter", "nach", "ohne", "gegen",
         "à", "au", "aux", "pour", "sur", "dans", "sans", "avec", "en", "con", "para", "sin", "sobre", "desde", "entre",
     ]
+    /// Words that bring in a name after a title's words ("by Mark Twain", "von Max Frisch", "mit Heidi Friedrich").
+    private static let nameIntroducers: Set<String> = [
+        "by", "von", "de", "par", "di", "da", "van", "mit", "with", "avec", "con", "amb", "door", "per", "por",
+    ]
     private static let particles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du", "y", "i", "and", "&"]
     /// The words that join two people's names ("Frank und Gundi Gaschler", "Christina and Stanislav Grof").
     static let nameJoins: Set<String> = ["und", "and", "&", "et"]
@@ -954,6 +975,8 @@ enum TitleSplitter {
         let words = text.split(separator: " ").map(String.init)
         guard (2...5).contains(words.count), !text.contains(where: \.isNumber) else { return false }
         guard FirstNames.contains(words[0]) || FirstNames.isInitial(words[0]) else { return false }
+        // A name ends on a surname: "ATLAS ILUSTRADO DEL" is a title's row that goes on.
+        guard !particles.contains(words[words.count - 1].lowercased()) else { return false }
         var capitalised = 0
         for w in words {
             if particles.contains(w.lowercased()) && (w.first?.isLowercase == true || words.count >= 3) { continue }

@@ -458,6 +458,30 @@ struct SpineTaggerTests {
         #expect(TitleSplitter.continuingTitles(press) == press)
     }
 
+    @Test("A run ending in an article, a preposition or a conjunction goes on in the next")
+    func danglingWordContinuesTitle() {
+        // As the tagger labelled shared real spines: "ATLAS ILUSTRADO DEL | Fitness" (the title's last word in
+        // seven times the print, so the first row fell out of the title), "INTO THE | WOODS" (the last row taken
+        // for a surname), "TENIS EN | LA ESCUELA" (one line cut in two, its start taken for a name).
+        let atlas = TitleSplitter.continuingTitles([run("ATLAS ILUSTRADO DEL", .title, size: 19), run("Fitness", .title, size: 129)])
+        #expect(TitleSplitter.titlePrint([0, 1], of: atlas) == [0, 1])
+        let woods = TitleSplitter.continuingTitles([run("VCANDREWS", .author, size: 20), run("INTO THE", .title, size: 30),
+                                                    run("WOODS", .author, size: 30)])
+        #expect(woods.map(\.label) == [.author, .title, .title])
+        let tenis = TitleSplitter.continuingTitles([run("TENIS EN", .author, size: 28), run("LA ESCUELA", .title, size: 28)])
+        #expect(tenis.map(\.label) == [.title, .title])
+        // A word that brings in a name, a run before a name, a name's particle, a preposition that ends a title
+        // and a publisher's row stay apart.
+        for kept in [[run("ZORBA THE GREEK BY", .title, size: 30), run("Nikos Kazantzakis", .author, size: 20)],
+                     [run("KEEPER OF", .title, size: 30), run("J. A. CULICAN", .author, size: 30)],
+                     [run("THE GIRL BEFORE", .title, size: 30), run("DELANEY", .author, size: 30)],
+                     [run("AMIR LEVINE AND", .author, size: 20), run("RACHEL HELLER", .author, size: 20)],
+                     [run("Daphne du", .author, size: 20), run("Maurier", .author, size: 20)],
+                     [run("LAS REGLAS Y", .title, size: 30), run("Paidotribo", .publisher, size: 30)]] {
+            #expect(TitleSplitter.continuingTitles(kept) == kept)
+        }
+    }
+
     @Test("A lower-case row after a word in capitals is no part of the title")
     func logoAfterCapitals() {
         let tornado = [run("A.S. KING", .author, size: 28), run("STILL LIFE with TORNADO", .title, size: 23),

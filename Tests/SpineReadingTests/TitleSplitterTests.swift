@@ -163,4 +163,17 @@ struct TitleSplitterTests {
         #expect(TitleSplitter.nameBeforeArticle(TitleSplitter.segments([line("Ernest van der Kwast Die Eismacher")])).count == 1)
         #expect(TitleSplitter.nameBeforeArticle(TitleSplitter.segments([line("ALEXANDER THE GREAT")])).count == 1)
     }
+
+    @Test("A name never ends on a preposition, an article or a particle")
+    func nameEndsOnSurname() {
+        // Shared real spines: "Tenis" and "Atlas" are given names in the lists, "en" a surname, and each line
+        // went to the author up to the word where the title goes on.
+        let tenis = split([line("796.342 Tor", y: 0, h: 14), line("TENIS EN LA ESCUELA", y: 30)])
+        #expect(tenis.title == "TENIS EN LA ESCUELA")
+        #expect(tenis.authors.isEmpty)
+        let atlas = split([line("796.41 Lib", y: 0, h: 14), line("ATLAS ILUSTRADO DEL", y: 30), line("Fitness", y: 60, h: 24)])
+        #expect(atlas.title == "ATLAS ILUSTRADO DEL Fitness")
+        #expect(atlas.authors.isEmpty)
+        #expect(!TitleSplitter.looksLikeName("ATLAS ILUSTRADO DEL") && TitleSplitter.looksLikeName("Gabriel García Márquez"))
+    }
 }
