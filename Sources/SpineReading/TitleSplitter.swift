@@ -144,12 +144,17 @@ enum TitleSplitter {
     /// a capital and a word after it is cut before the article. In capitals nothing tells "ALEXANDER THE GREAT"
     /// from a name and a title.
     static func nameBeforeArticle(_ segments: [Segment], lexicon: SpineLexicon = .shipped) -> [Segment] {
+        // "Marie sizun La gouvernante suédoise": the reader lost a surname's capital; a lower-case word no list
+        // holds, letters only, still ends the name.
+        func misreadSurname(_ w: OCRWord) -> Bool {
+            w.text.count >= 3 && w.text.allSatisfy(\.isLetter) && lexicon.kinds(w.text).isEmpty
+        }
         var out: [Segment] = []
         for segment in segments {
             let words = segment.words
             guard !segment.listed, segment.text.contains(where: \.isLowercase),
                   let a = words.indices.dropFirst().prefix(3).first(where: { isArticle(words[$0]) && words[$0].text.first!.isUppercase }),
-                  a + 1 < words.count, words[..<a].allSatisfy(isNameWord),
+                  a + 1 < words.count, words[..<a].indices.allSatisfy({ isNameWord(words[$0]) || $0 > 0 && misreadSurname(words[$0]) }),
                   !particles.contains(words[a - 1].text.lowercased()),
                   lexicon.isGiven(words[0].text), !lexicon.has(words[0].text, .common), !lexicon.has(words[0].text, .function)
             else {
@@ -332,7 +337,8 @@ enum TitleSplitter {
     /// row is one word; when it starts with a given name, is two words at most and the next row is one or two
     /// words that do not start with a given name (the name's surnames); when a surname stands alone and a given
     /// name alone follows it (the name is then given name first, as catalogues have it); or when an unknown
-    /// word stands alone and a surname alone follows it (a given name misread: "Sanara | Brown").
+    /// word stands alone and a surname alone follows it (a given name misread: "Sanara | Brown"); or when two
+    /// name words stand alone on rows in one print (names no list holds: "NAMINA | FORNA").
     /// "Beate Heinen | Ulrich Heinen" and "BEATE | ULRICH HEINEN" stay two. Indices in the name's order.
     static func namesOverRows(_ indices: [Int], of runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [[Int]] {
         var groups: [[Int]] = []
@@ -352,6 +358,10 @@ enum TitleSplitter {
             } else if alone, lexicon.isGiven(next[0].text), !lexicon.isGiven(name[0].text), lexicon.has(name[0].text, .surname) {
                 groups[groups.count - 1].insert(i, at: 0)
             } else if alone, lexicon.kinds(name[0].text).isEmpty, lexicon.kinds(next[0].text) == .surname {
+                groups[groups.count - 1].append(i)
+            } else if alone, lexicon.kinds(name[0].text).isEmpty, lexicon.kinds(next[0].text).isEmpty,
+                      (0.8...1.25).contains(runs[i].size / max(runs[i - 1].size, 1)) {
+                // "NAMINA | FORNA": two name words no list holds, a row each in one print, are one name.
                 groups[groups.count - 1].append(i)
             } else {
                 groups.append([i])
@@ -409,19 +419,18 @@ enum TitleSplitter {
             let brokenWord = head.text.count > 2 && head.text.hasPrefix("-") && runs[k - 1].label != .publisher
                 && runs[k].label != .publisher && (0.5...2).contains(ratio)
             // "ATLAS ILUSTRADO DEL | Fitness", "INTO THE | WOODS", "TENIS EN | LA ESCUELA": a run ending in an article,
-            // a short preposition or a conjunction goes on in the next, whatever the two were taken for; no name or
-            // publisher ends in one. The lexicon's function words hold no preposition that ends titles ("Twenty
-            // Years After", "The Girl Before"). Not the words that bring in a name ("by", "von", "mit"), not before a
-            // run that starts with a given name or an initial ("AMIR LEVINE AND | RACHEL HELLER", "KEEPER OF |
-            // J.A. CULICAN"), not a particle ending a name's row ("Daphne du | Maurier"); a row of articles alone is
-            // left to the rule below. The title's last word is often printed far larger than its first rows
-            // ("ATLAS ILUSTRADO DEL | Fitness", seven times the height), so only a far smaller next run stays apart.
+            // a conjunction or a preposition that ends no title goes on in the next, whatever the two were taken
+            // for; no name or publisher ends in one either. Not before a run that starts with a given name or an
+            // initial ("AMIR LEVINE AND | RACHEL HELLER", "KEEPER OF | J.A. CULICAN"), not a particle ending a
+            // name's row ("Daphne du | Maurier"); a row of articles alone is left to the rule below. The title's
+            // last word is often printed far larger than its first rows ("ATLAS ILUSTRADO DEL | Fitness", seven
+            // times the height), so only a far smaller next run stays apart.
             let dangling = [.title, .author].contains(runs[k - 1].label) && [.title, .author].contains(runs[k].label)
-                && lexicon.has(tail.text, .function) && !nameIntroducers.contains(tail.text.lowercased())
+                && neverEndsTitle.contains(tail.text.lowercased())
                 && !(isGivenName(head.text, lexicon: lexicon) && !lexicon.has(head.text, .function))
                 && !FirstNames.isInitial(head.text)
                 && !(runs[k - 1].label == .author && isGivenName(runs[k - 1].words[0].text, lexicon: lexicon)
-                     && nameParticles.contains(tail.text.lowercased()))
+                     && particles.contains(tail.text.lowercased()))
                 && !runs[k - 1].words.allSatisfy(isArticle) && ratio >= 0.33
             if nameStartsTitle || brokenWord || dangling {
                 runs[k - 1].label = .title
@@ -670,7 +679,8 @@ enum TitleSplitter {
     /// title by its case alone, read into the title's run. When the reading has no author, a title run's first
     /// word of four letters or more goes to the author when it is capitalised and the two words or more after
     /// it are in capitals, or it is in capitals and the words after it are in mixed case; and it is no word the
-    /// lexicon knows but a surname ("Die" and "THE" are words; "ZUKUNFT- schreiben" is a word too).
+    /// lexicon knows but a surname ("Die" and "THE" are words; "ZUKUNFT- schreiben" is a word too). Likewise one
+    /// or two words in lower case that the lexicon knows only as names or not at all, before words in capitals.
     static func nameInOtherCase(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         guard !runs.contains(where: { $0.label == .author }),
               let t = runs.firstIndex(where: { $0.label == .title && $0.words.count >= 3 }) else { return runs }
@@ -680,6 +690,13 @@ enum TitleSplitter {
         let titleCase = letters.count >= 4 && letters.dropFirst().allSatisfy(\.isLowercase) && rest.allSatisfy(capitals)
         let capitalised = letters.count >= 4 && capitals(first) && rest.allSatisfy { !capitals($0) }
             && rest.contains(where: { $0.text.first?.isUppercase == true })
+        // "akwaeke emezi PET": a name of one or two words set in lower case before a title in capitals.
+        let lower = words.prefix(2).prefix { w in
+            w.text.count >= 3 && w.text.allSatisfy { $0.isLetter && $0.isLowercase } && lexicon.kinds(w.text).subtracting([.given, .surname]).isEmpty
+        }.count
+        if lower > 0, words[lower...].allSatisfy(capitals), words[lower...].contains(where: { $0.text.count >= 3 }) {
+            return cutting(runs, at: t, before: lower, into: (.author, .title))
+        }
         guard titleCase || capitalised, isNameWord(first), lexicon.kinds(first.text).subtracting(.surname).isEmpty
         else { return runs }
         return cutting(runs, at: t, before: 1, into: (.author, .title))
@@ -958,9 +975,13 @@ enum TitleSplitter {
         "through", "without", "im", "am", "vom", "zum", "zur", "aus", "für", "über", "unter", "nach", "ohne", "gegen",
         "à", "au", "aux", "pour", "sur", "dans", "sans", "avec", "en", "con", "para", "sin", "sobre", "desde", "entre",
     ]
-    /// Words that bring in a name after a title's words ("by Mark Twain", "von Max Frisch", "mit Heidi Friedrich").
-    private static let nameIntroducers: Set<String> = [
-        "by", "von", "de", "par", "di", "da", "van", "mit", "with", "avec", "con", "amb", "door", "per", "por",
+    /// Articles, conjunctions and prepositions that end no title and no name: a row ending in one goes on. Not
+    /// those that end titles ("A House to Die For", "Twenty Years After", "Live and Let Die") nor those that
+    /// bring in a name ("by", "von", "de", "mit").
+    private static let neverEndsTitle: Set<String> = [
+        "the", "a", "an", "of", "and", "&", "der", "das", "des", "dem", "den", "ein", "eine", "einer", "eines", "einem",
+        "einen", "und", "zum", "zur", "vom", "le", "la", "les", "un", "une", "du", "et", "au", "aux", "el", "los", "las",
+        "del", "al", "y", "en", "una", "unos", "unas", "il", "gli", "della", "dei", "delle", "het", "een",
     ]
     private static let particles: Set<String> = ["de", "del", "la", "le", "van", "von", "der", "da", "di", "du", "y", "i", "and", "&"]
     /// The words that join two people's names ("Frank und Gundi Gaschler", "Christina and Stanislav Grof").

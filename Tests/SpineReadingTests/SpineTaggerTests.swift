@@ -206,6 +206,9 @@ struct SpineTaggerTests {
         #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["Gerritsen", "Tess"])) == [[1, 0]])
         // "Blindes Vertrauen | Sanara | Brown": a word no list holds, then a surname alone.
         #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["Sanara", "Brown"])) == [[0, 1]])
+        // "NAMINA | FORNA | THE | GILDED ONES": two words no list holds, in one print; not in prints far apart.
+        #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["NAMINA", "FORNA"])) == [[0, 1]])
+        #expect(TitleSplitter.namesOverRows([0, 1], of: [run("NAMINA", .author, size: 20), run("FORNA", .author, size: 40)]) == [[0], [1]])
         // Two names stay two, though the first is one given name; rows apart are apart; two surnames stay two.
         #expect(TitleSplitter.namesOverRows([0, 1], of: rows(["BEATE", "ULRICH HEINEN"])) == [[0], [1]])
         #expect(TitleSplitter.namesOverRows([0, 2], of: rows(["Gerritsen", "Blindes", "Tess"])) == [[0], [2]])
@@ -258,6 +261,12 @@ struct SpineTaggerTests {
         #expect(stellmacher.map(\.label) == [.publisher, .author, .title])
         let griscom = TitleSplitter.nameInOtherCase([run("GRISCOM Die Heilung der Gefühle", .title, size: 30)])
         #expect(griscom.map(\.text) == ["GRISCOM", "Die Heilung der Gefühle"])
+        // "akwaeke emezi PET" (IMG_1346): a name set in lower case before the title in capitals.
+        let emezi = TitleSplitter.nameInOtherCase([run("akwaeke emezi PET", .title, size: 30)])
+        #expect(emezi.map(\.text) == ["akwaeke emezi", "PET"])
+        #expect(emezi.map(\.label) == [.author, .title])
+        let lowerTitle = [run("the BOOK THIEF", .title, size: 30)]
+        #expect(TitleSplitter.nameInOtherCase(lowerTitle) == lowerTitle)
         // Words, a title in one case, and a reading with an author already stay as they are.
         let words = [run("Haus DER SONNE", .title, size: 30)]
         #expect(TitleSplitter.nameInOtherCase(words) == words)
@@ -470,11 +479,13 @@ struct SpineTaggerTests {
         #expect(woods.map(\.label) == [.author, .title, .title])
         let tenis = TitleSplitter.continuingTitles([run("TENIS EN", .author, size: 28), run("LA ESCUELA", .title, size: 28)])
         #expect(tenis.map(\.label) == [.title, .title])
-        // A word that brings in a name, a run before a name, a name's particle, a preposition that ends a title
+        // A word that brings in a name, a run before a name, prepositions that end titles, a name's particle
         // and a publisher's row stay apart.
         for kept in [[run("ZORBA THE GREEK BY", .title, size: 30), run("Nikos Kazantzakis", .author, size: 20)],
                      [run("KEEPER OF", .title, size: 30), run("J. A. CULICAN", .author, size: 30)],
                      [run("THE GIRL BEFORE", .title, size: 30), run("DELANEY", .author, size: 30)],
+                     [run("A HOUSE TO DIE FOR", .title, size: 30), run("VICKLDOUDER", .author, size: 30)],
+                     [run("MALINDA LO", .author, size: 20), run("LAST NIGHT AT THE TELEGRAPH CLUB", .title, size: 30)],
                      [run("AMIR LEVINE AND", .author, size: 20), run("RACHEL HELLER", .author, size: 20)],
                      [run("Daphne du", .author, size: 20), run("Maurier", .author, size: 20)],
                      [run("LAS REGLAS Y", .title, size: 30), run("Paidotribo", .publisher, size: 30)]] {

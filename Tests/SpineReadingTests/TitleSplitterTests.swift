@@ -158,6 +158,12 @@ struct TitleSplitterTests {
         let s = split([line("Arundhati Der Gott der kleinen Dinge")])
         #expect(s.title == "Der Gott der kleinen Dinge")
         #expect(s.authors == ["Arundhati"])
+        // A shared real spine whose surname lost its capital to the reader; a word the lists hold after the
+        // given name still makes no name.
+        let sizun = split([line("arléa", y: 0, h: 12), line("Marie sizun La gouvernante suédoise", y: 30)])
+        #expect(sizun.title == "La gouvernante suédoise")
+        #expect(sizun.authors == ["Marie sizun"])
+        #expect(TitleSplitter.nameBeforeArticle(TitleSplitter.segments([line("Hanna und Die Anderen")])).count == 1)
         // A title's own lower-case article, a particle's "der", and a line in capitals are left to the tagger.
         #expect(split([line("Jude the Obscure", y: 0), line("Thomas Hardy", y: 30, h: 14)]).title == "Jude the Obscure")
         #expect(TitleSplitter.nameBeforeArticle(TitleSplitter.segments([line("Ernest van der Kwast Die Eismacher")])).count == 1)
