@@ -154,7 +154,8 @@ enum TitleSplitter {
             let words = segment.words
             guard !segment.listed, segment.text.contains(where: \.isLowercase),
                   let a = words.indices.dropFirst().prefix(3).first(where: { isArticle(words[$0]) && words[$0].text.first!.isUppercase }),
-                  a + 1 < words.count, words[..<a].indices.allSatisfy({ isNameWord(words[$0]) || $0 > 0 && misreadSurname(words[$0]) }),
+                  a + 1 < words.count,
+                  words[..<a].indices.allSatisfy({ isNameWord(words[$0]) || $0 > 0 && misreadSurname(words[$0]) }),
                   !particles.contains(words[a - 1].text.lowercased()),
                   lexicon.isGiven(words[0].text), !lexicon.has(words[0].text, .common), !lexicon.has(words[0].text, .function)
             else {
@@ -692,7 +693,8 @@ enum TitleSplitter {
             && rest.contains(where: { $0.text.first?.isUppercase == true })
         // "akwaeke emezi PET": a name of one or two words set in lower case before a title in capitals.
         let lower = words.prefix(2).prefix { w in
-            w.text.count >= 3 && w.text.allSatisfy { $0.isLetter && $0.isLowercase } && lexicon.kinds(w.text).subtracting([.given, .surname]).isEmpty
+            w.text.count >= 3 && w.text.allSatisfy { $0.isLetter && $0.isLowercase }
+                && lexicon.kinds(w.text).subtracting([.given, .surname]).isEmpty
         }.count
         if lower > 0, words[lower...].allSatisfy(capitals), words[lower...].contains(where: { $0.text.count >= 3 }) {
             return cutting(runs, at: t, before: lower, into: (.author, .title))
