@@ -255,6 +255,12 @@ enum TitleSplitter {
         guard chars.count >= 6, chars[0].isUppercase else { return [word] }
         let capitals = chars.allSatisfy { !$0.isLetter || $0.isUppercase }
         if capitals && !lexicon.kinds(word.text).isEmpty { return [word] }
+        // "VCANDREWS": two initials without their full stops (two capitals no name starts with: no vowel, not a
+        // name's "Mc" or "St") before a word the lists hold as a surname and nothing else ("SLASHER" stays whole).
+        if capitals, chars[..<2].allSatisfy({ $0.isLetter && !"AEIOUY".contains($0) }), !["MC", "ST"].contains(String(chars[..<2])),
+           lexicon.kinds(String(chars[2...])) == .surname {
+            return [piece(of: word, 0..<2), piece(of: word, 2..<chars.count)]
+        }
         for i in 3..<(chars.count - 2) {
             let given = String(chars[..<i]), surname = String(chars[i...])
             if capitals {
@@ -306,6 +312,7 @@ enum TitleSplitter {
         runs = continuingTitles(runs, lexicon: lexicon)
         runs = nameFromSticker(runs, abbreviation: stickerAbbreviation(segments), lexicon: lexicon)
         runs = largestWordIsTitle(logoAtFoot(runs, footAtStart: footAtStart), lexicon: lexicon)
+        runs = surnameBesideGivenName(runs, lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
         let candidates = runs.indices.filter { runs[$0].label != .noise }
         // "DAVID BALDACCI", "ERNEST VAN DER KWAST": a reading that is one whole name and nothing else names the
@@ -409,6 +416,16 @@ enum TitleSplitter {
     /// prints do ("mit" has no capital and no ascender), hence the wide size bands.
     static func continuingTitles(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         var runs = runs
+        // Rows joined one after another are one title in one print: "LAS REGLAS Y CARACTERÍSTICAS | DE TODOS LOS |
+        // DEPORT", whose last row is printed three times larger, keeps its first row too.
+        var chainStart: Int?, lastJoin: Int?
+        func joinPrint(_ k: Int) {
+            let start = lastJoin == k - 1 ? chainStart ?? k - 1 : k - 1
+            let size = runs[start...k].map(\.size).max()!
+            for j in start...k { runs[j].size = size }
+            chainStart = start
+            lastJoin = k
+        }
         var k = 1
         while k < runs.count {
             defer { k += 1 }
@@ -436,19 +453,24 @@ enum TitleSplitter {
             if nameStartsTitle || brokenWord || dangling {
                 runs[k - 1].label = .title
                 runs[k].label = .title
-                runs[k].size = max(runs[k].size, runs[k - 1].size)
-                runs[k - 1].size = runs[k].size
+                joinPrint(k)
                 continue
             }
-            guard runs[k - 1].label == .title else { continue }
+            // "The | COST +KNOWING": an article alone on its row, which the tagger took for a stray mark.
+            let articleMark = runs[k - 1].label == .noise && runs[k].label == .title
+                && runs[k - 1].words.allSatisfy { isArticle($0) && $0.text.count >= 2 }
+            guard runs[k - 1].label == .title || articleMark else { continue }
             if runs[k].label != .publisher, runs[k - 1].words.allSatisfy(isArticle), (0.5...2).contains(ratio) {
                 runs[k].words = runs[k - 1].words + runs[k].words
                 runs[k].label = .title
                 runs[k].size = max(runs[k].size, runs[k - 1].size)
                 runs.remove(at: k - 1)
                 k -= 1
+                if lastJoin != k { chainStart = k }
+                lastJoin = k
                 continue
             }
+            guard !articleMark else { continue }
             let hyphen = tail.text.count > 2 && tail.text.hasSuffix("-")
             let comma = tail.text.hasSuffix(",")
             let letters = head.text.filter(\.isLetter)
@@ -464,8 +486,12 @@ enum TitleSplitter {
             // is the title's last row, not a surname.
             let commonRow = runs[k].label == .author && runs[k].words.count == 1 && lexicon.kinds(head.text) == .common
                 && (0.8...1.25).contains(ratio)
+            // "CARACTERÍSTICAS | DE TODOS LOS | DEPORT": a row between two of a title's, starting with a preposition
+            // and ending in a word that ends no title, is no name's row even when its preposition brings in names.
+            let middle = runs[k].words.count >= 2 && neverEndsTitle.contains(runs[k].words.last!.text.lowercased())
+                && ["de", "di", "da", "von"].contains(head.text.lowercased())
             let joined = conjunctions.contains(head.text.lowercased())
-                || prepositions.contains(head.text.lowercased()) && runs[k].words.count >= 2 && runs[k].label != .author
+                || (prepositions.contains(head.text.lowercased()) || middle) && runs[k].words.count >= 2 && runs[k].label != .author
             // "Mejora tu | Tenis | Charles Applewhaite": one word that is no name, between the title and a whole name.
             let beforeName = runs[k].label == .author && runs[k].words.count == 1 && k + 1 < runs.count
                 && runs[k + 1].label == .author && runs[k + 1].words.count >= 2
@@ -475,7 +501,7 @@ enum TitleSplitter {
                     || lower && runs[k].label != .author && (0.6...1.4).contains(ratio) || hyphenThenLower || commonRow else { continue }
             runs[k].label = .title
             // Kept beside the title's print when the title is assembled from the largest runs.
-            runs[k].size = max(runs[k].size, runs[k - 1].size)
+            joinPrint(k)
         }
         return runs
     }
@@ -674,6 +700,30 @@ enum TitleSplitter {
             return out
         }
         return out
+    }
+
+    /// "Gerpitsen | Tess | DAS SCHATTEN | HAUS": a bestseller's surname printed far larger than the given name, on
+    /// its own row beside it, and taken for the title as the largest print. A one-word title run that can be a
+    /// surname (capitalised, no list holds it but as a surname), at least one and a half times the print of a
+    /// one-word given name beside it taken for the author, is the name's other half when a title run of two
+    /// words or more is left ("HUNTER | WARRIORS", one print, stays). The name is given name first.
+    static func surnameBesideGivenName(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        for k in runs.indices where runs[k].label == .title && runs[k].words.count == 1 {
+            let word = runs[k].words[0]
+            guard isNameWord(word), word.text.filter(\.isLetter).count >= 4, lexicon.kinds(word.text).subtracting([.surname]).isEmpty,
+                  runs.indices.contains(where: { $0 != k && runs[$0].label == .title && runs[$0].words.count >= 2 }),
+                  let g = [k - 1, k + 1].first(where: { g in
+                      runs.indices.contains(g) && runs[g].label == .author && runs[g].words.count == 1 && isNameWord(runs[g].words[0])
+                          && isGivenName(runs[g].words[0].text, lexicon: lexicon) && !lexicon.has(runs[g].words[0].text, .function)
+                          && runs[k].size >= 1.5 * runs[g].size
+                  })
+            else { continue }
+            var out = runs
+            out[g].words.append(word)
+            out.remove(at: k)
+            return out
+        }
+        return runs
     }
 
     /// "Stellmacher FROSCH ODER TRAUMPRINZ?", "GRISCOM Die Heilung der Gefühle": a surname set apart from the

@@ -102,12 +102,20 @@ struct SpineTaggerTests {
         #expect(SpineLexicon.key("Scheidegger:") == "scheidegger" && SpineLexicon.phraseKey("Orell Füssli") == "orell fussli")
     }
 
-    @Test("Joined words are cut where OCR lost the space: after a colon, and after a given name in capitals")
+    @Test("Joined words are cut where OCR lost the space: after a colon, after a given name or two initials in capitals")
     func joinedWords() {
         let word = OCRWord(text: "Scheidegger:Mariannes", confidence: 90, left: 0, top: 0, right: 210, bottom: 20, fromDictionary: false)
         #expect(TitleSplitter.splitAtColon(word).map(\.text) == ["Scheidegger:", "Mariannes"])
         let caps = OCRWord(text: "MICKHERRON", confidence: 90, left: 0, top: 0, right: 100, bottom: 20, fromDictionary: false)
         #expect(TitleSplitter.splitJoinedName(caps).map(\.text) == ["MICK", "HERRON"])
+        // "VCANDREWS | INTO THE | WOODS" on IMG_1346: two initials without full stops before a known surname, then
+        // the name before the title's rows. A Scottish "Mc", and a surname no list holds, stay whole.
+        #expect(TitleSplitter.splitJoinedName(line("VCANDREWS", h: 30).words[0]).map(\.text) == ["VC", "ANDREWS"])
+        let woods = split([line("VCANDREWS", h: 41), line("INTO THE", y: 60, h: 31), line("WOODS", y: 110, h: 28)])
+        #expect(woods.title == "INTO THE WOODS" && woods.authors == ["VC ANDREWS"])
+        for whole in ["MCANDREWS", "VCANDRAWS", "SLASHER"] {
+            #expect(TitleSplitter.splitJoinedName(line(whole, h: 30).words[0]).count == 1)
+        }
         // A word of its own is never cut, though it starts with a name.
         let word2 = OCRWord(text: "MARKETING", confidence: 90, left: 0, top: 0, right: 90, bottom: 20, fromDictionary: false)
         #expect(TitleSplitter.splitJoinedName(word2).map(\.text) == ["MARKETING"])
@@ -514,6 +522,52 @@ struct SpineTaggerTests {
         #expect(TitleSplitter.continuingTitles(by) == by)
         let named = [run("LONG ROAD", .title, size: 47), run("To David Baldacci", .author, size: 31)]
         #expect(TitleSplitter.continuingTitles(named) == named)
+    }
+
+    @Test("Rows joined into one title share one print, however large its last row")
+    func joinedRowsShareAPrint() {
+        // "LAS REGLAS Y CARACTERÍSTICAS | DE TODOS LOS | DEPORT", as the tagger labelled a detected spine: the last
+        // row three times larger kept only the row before it.
+        let reglas = TitleSplitter.continuingTitles([run("LAS REGLAS Y CARACTERÍSTICAS", .title, size: 32),
+                                                     run("DE TODOS LOS", .title, size: 29), run("DEPORT", .title, size: 98)])
+        #expect(reglas.map(\.size) == [98, 98, 98])
+        #expect(TitleSplitter.titlePrint([0, 1, 2], of: reglas) == [0, 1, 2])
+        // A row that starts with "de" and ends on a name's word is a name's row ("Historia | de Juana de Arco" keeps
+        // its own print), and a subtitle after a title's last row stays apart.
+        let juana = [run("HISTORIA", .title, size: 40), run("de Juana de Arco", .author, size: 20)]
+        #expect(TitleSplitter.continuingTitles(juana) == juana)
+        let subtitle = TitleSplitter.continuingTitles([run("LAS REGLAS Y", .title, size: 32), run("DEPORTES", .title, size: 64),
+                                                       run("Claves para jugar", .title, size: 20)])
+        #expect(TitleSplitter.titlePrint([0, 1, 2], of: subtitle) == [0, 1])
+    }
+
+    @Test("An article alone on its row, taken for a stray mark, starts the title after it")
+    func articleMarkStartsTitle() {
+        // "The | COST +KNOWING" on IMG_1346 end to end: the tagger took the article for noise.
+        let cost = TitleSplitter.continuingTitles([run("The", .noise, size: 46), run("COST +KNOWING", .title, size: 70)])
+        #expect(cost.map(\.text) == ["The COST +KNOWING"])
+        #expect(cost.map(\.label) == [.title])
+        // A sticker's letter, and an article before a name, stay apart.
+        for kept in [[run("A", .noise, size: 46), run("COST KNOWING", .title, size: 70)],
+                     [run("The", .noise, size: 46), run("Holly Black", .author, size: 70)]] {
+            #expect(TitleSplitter.continuingTitles(kept) == kept)
+        }
+    }
+
+    @Test("A surname printed far larger than the given name beside it is the author's, not the title")
+    func surnameLargerThanGivenName() {
+        // "blanvalet | Gerpitsen | Tess | DAS SCHATTEN | HAUS", as the tagger labelled a detected spine.
+        let gerritsen = TitleSplitter.surnameBesideGivenName([
+            run("blanvalet", .publisher, size: 44), run("Gerpitsen", .title, size: 157), run("Tess", .author, size: 55),
+            run("DAS SCHATTEN", .title, size: 66), run("HAUS", .title, size: 68)])
+        #expect(gerritsen.map(\.text) == ["blanvalet", "Tess Gerpitsen", "DAS SCHATTEN", "HAUS"])
+        #expect(gerritsen.map(\.label) == [.publisher, .author, .title, .title])
+        // In one print ("HUNTER | WARRIORS", a series' name), with no other title, or a word the lists hold: unchanged.
+        for kept in [[run("HUNTER", .author, size: 15), run("WARRIORS", .title, size: 15), run("BWWN OW TIE CLANN", .title, size: 10)],
+                     [run("Gerpitsen", .title, size: 157), run("Tess", .author, size: 55), run("HAUS", .title, size: 68)],
+                     [run("Nacht", .title, size: 157), run("Tess", .author, size: 55), run("DAS HAUS", .title, size: 68)]] {
+            #expect(TitleSplitter.surnameBesideGivenName(kept) == kept)
+        }
     }
 
     @Test("The title's first word on the name's row goes to the title when the title's row starts in lower case")
