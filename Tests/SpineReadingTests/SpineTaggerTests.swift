@@ -109,7 +109,8 @@ struct SpineTaggerTests {
         let caps = OCRWord(text: "MICKHERRON", confidence: 90, left: 0, top: 0, right: 100, bottom: 20, fromDictionary: false)
         #expect(TitleSplitter.splitJoinedName(caps).map(\.text) == ["MICK", "HERRON"])
         // "VCANDREWS | INTO THE | WOODS" on IMG_1346: two initials without full stops before a known surname, then
-        // the name before the title's rows. A Scottish "Mc", and a surname no list holds, stay whole.
+        // the name before the title's rows. A Scottish "Mc", a surname no list holds, and a word whose end the lists
+        // hold as a given name too ("SL ASHER") stay whole.
         #expect(TitleSplitter.splitJoinedName(line("VCANDREWS", h: 30).words[0]).map(\.text) == ["VC", "ANDREWS"])
         let woods = split([line("VCANDREWS", h: 41), line("INTO THE", y: 60, h: 31), line("WOODS", y: 110, h: 28)])
         #expect(woods.title == "INTO THE WOODS" && woods.authors == ["VC ANDREWS"])
