@@ -418,13 +418,12 @@ enum TitleSplitter {
         var runs = runs
         // Rows joined one after another are one title in one print: "LAS REGLAS Y CARACTERÍSTICAS | DE TODOS LOS |
         // DEPORT", whose last row is printed three times larger, keeps its first row too.
-        var chainStart: Int?, lastJoin: Int?
+        var chain: ClosedRange<Int>?
         func joinPrint(_ k: Int) {
-            let start = lastJoin == k - 1 ? chainStart ?? k - 1 : k - 1
-            let size = runs[start...k].map(\.size).max()!
-            for j in start...k { runs[j].size = size }
-            chainStart = start
-            lastJoin = k
+            let joined = (chain?.upperBound == k - 1 ? chain!.lowerBound : k - 1)...k
+            let size = joined.map { runs[$0].size }.max()!
+            for j in joined { runs[j].size = size }
+            chain = joined
         }
         var k = 1
         while k < runs.count {
@@ -445,7 +444,7 @@ enum TitleSplitter {
             // times the height), so only a far smaller next run stays apart.
             let dangling = [.title, .author].contains(runs[k - 1].label) && [.title, .author].contains(runs[k].label)
                 && neverEndsTitle.contains(tail.text.lowercased())
-                && !(isGivenName(head.text, lexicon: lexicon) && !lexicon.has(head.text, .function))
+                && !isPlainGivenName(head.text, lexicon: lexicon)
                 && !FirstNames.isInitial(head.text)
                 && !(runs[k - 1].label == .author && isGivenName(runs[k - 1].words[0].text, lexicon: lexicon)
                      && particles.contains(tail.text.lowercased()))
@@ -466,8 +465,7 @@ enum TitleSplitter {
                 runs[k].size = max(runs[k].size, runs[k - 1].size)
                 runs.remove(at: k - 1)
                 k -= 1
-                if lastJoin != k { chainStart = k }
-                lastJoin = k
+                chain = (chain?.upperBound == k ? chain!.lowerBound : k)...k
                 continue
             }
             guard !articleMark else { continue }
@@ -488,8 +486,8 @@ enum TitleSplitter {
                 && (0.8...1.25).contains(ratio)
             // "CARACTERÍSTICAS | DE TODOS LOS | DEPORT": a row between two of a title's, starting with a preposition
             // and ending in a word that ends no title, is no name's row even when its preposition brings in names.
-            let middle = runs[k].words.count >= 2 && neverEndsTitle.contains(runs[k].words.last!.text.lowercased())
-                && ["de", "di", "da", "von"].contains(head.text.lowercased())
+            let middle = ["de", "di", "da", "von"].contains(head.text.lowercased())
+                && neverEndsTitle.contains(runs[k].words.last!.text.lowercased())
             let joined = conjunctions.contains(head.text.lowercased())
                 || (prepositions.contains(head.text.lowercased()) || middle) && runs[k].words.count >= 2 && runs[k].label != .author
             // "Mejora tu | Tenis | Charles Applewhaite": one word that is no name, between the title and a whole name.
@@ -636,6 +634,11 @@ enum TitleSplitter {
         lexicon.isGiven(text) || FirstNames.contains(text)
     }
 
+    /// A given name that is no function word too: the lists hold "La", "De" and "Tenis" as given names.
+    static func isPlainGivenName(_ text: String, lexicon: SpineLexicon) -> Bool {
+        isGivenName(text, lexicon: lexicon) && !lexicon.has(text, .function)
+    }
+
     /// A publisher's name at either end of the reading is the publisher whatever the tagger said, and so is
     /// one printed over two rows there ("CARLSEN | COMICS", "Goldmann | Taschenbuch"): the imprint's row
     /// alone names no publisher, and the name's row beside it was left to be taken for the author.
@@ -676,7 +679,7 @@ enum TitleSplitter {
               !(whole == .author && isGivenName(words[0].text, lexicon: lexicon))
         else { return runs }
         let given = words[g], surname = words[n - 1], before = words[g - 1]
-        guard isGivenName(given.text, lexicon: lexicon), !lexicon.has(given.text, .function),
+        guard isPlainGivenName(given.text, lexicon: lexicon),
               isNameWord(given), isNameWord(surname),
               lexicon.has(surname.text, .surname) || !lexicon.has(surname.text, .common) && !lexicon.has(given.text, .common),
               !lexicon.has(before.text, .function), !particles.contains(before.text.lowercased()) else { return runs }
@@ -714,7 +717,7 @@ enum TitleSplitter {
                   runs.indices.contains(where: { $0 != k && runs[$0].label == .title && runs[$0].words.count >= 2 }),
                   let g = [k - 1, k + 1].first(where: { g in
                       runs.indices.contains(g) && runs[g].label == .author && runs[g].words.count == 1 && isNameWord(runs[g].words[0])
-                          && isGivenName(runs[g].words[0].text, lexicon: lexicon) && !lexicon.has(runs[g].words[0].text, .function)
+                          && isPlainGivenName(runs[g].words[0].text, lexicon: lexicon)
                           && runs[k].size >= 1.5 * runs[g].size
                   })
             else { continue }
