@@ -9,9 +9,19 @@ public struct RecognizedText: Sendable, Equatable {
         public var confidence: Double
         /// Horizontal position of the character's centre as a fraction of the line image's width, 0...1.
         public var position: Double
+
+        public init(text: String, confidence: Double, position: Double) {
+            self.text = text
+            self.confidence = confidence
+            self.position = position
+        }
     }
 
     public var characters: [Character]
+
+    public init(characters: [Character]) {
+        self.characters = characters
+    }
     public var text: String { characters.map(\.text).joined() }
     /// Mean character confidence; 0 for an empty reading.
     public var confidence: Double {

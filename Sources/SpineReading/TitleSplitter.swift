@@ -525,8 +525,9 @@ enum TitleSplitter {
         return out
     }
 
-    /// "BAYRON THIS | POISON HEART": an article at a row's end starts the title's row after it. A row of function
-    /// words and the article ("On the | Origin of Species", "DE LOS | Deportes") is left to the row rules.
+    /// "BAYRON THIS | POISON HEART": an article at a row's end starts the title's row after it, and a name left
+    /// before it, with no author elsewhere, is the author. A row of function words and the article ("On the |
+    /// Origin of Species", "DE LOS | Deportes") is left to the row rules.
     static func articleToNextRow(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         var out = runs
         for k in out.indices.dropFirst() where out[k].label == .title && out[k - 1].label != .publisher && out[k - 1].words.count >= 2 {
@@ -537,6 +538,14 @@ enum TitleSplitter {
                   }),
                   (0.5...2).contains(out[k].size / max(out[k - 1].size, 1)) else { continue }
             out[k].words.insert(out[k - 1].words.removeLast(), at: 0)
+            // What the row holds before the article, one to three name words with no author read anywhere, is
+            // the author: name and title start share the row ("BAYRON THIS", in smaller print than "POISON
+            // HEART", was left a title run and dropped).
+            let rest = out[k - 1].words
+            if out[k - 1].label == .title, !runs.contains(where: { $0.label == .author }), (1...3).contains(rest.count),
+               rest.allSatisfy({ isNameWord($0) && lexicon.kinds($0.text).isDisjoint(with: [.function, .common, .genre, .volume, .publisherWord]) }) {
+                out[k - 1].label = .author
+            }
         }
         return out
     }

@@ -143,6 +143,65 @@ struct PPOCRReaderTests {
         #expect(!PPOCRSpine.runsAcross(rect(along: 110, across: 100)))
     }
 
+    @Test("Small words stacked between a title's large ones are read into it; other small print there is not")
+    func smallWordsBetween() throws {
+        let reader = try #require(Self.reader, Self.missing)
+        // Set close, as printed, and seen as a phone sees it (a third of the drawn size, the strokes soft).
+        func word(_ text: String, _ scale: Int) -> RGBImage {
+            let image = BitmapText.render(text, scale: scale)
+            return image.cropped(x: 2 * scale, y: 2 * scale, width: image.width - 4 * scale, height: image.height - 4 * scale)
+        }
+        func photographed(_ image: RGBImage) -> RGBImage { image.resized(width: image.width / 3, height: image.height / 3) }
+        func title(between small: [String]) -> RGBImage {
+            photographed(Self.beside([word("YEAR", 9), Self.stacked(small.map { word($0, 3) }), word("REAPER", 9)]))
+        }
+        // Each is the one line the detector drew over the whole title, as on the photos, where the recognizer
+        // alone reads "YEARREAPER".
+        let line = title(between: ["OF", "THE"])
+        let read = try reader.recognizer.recognize([line])[0]
+        let filled = try PPOCRSpine.fillGaps(read, line: line, detector: reader.detector, recognizer: reader.recognizer,
+                                             options: reader.options)
+        #expect(read.text.filter(\.isLetter) == "YEARREAPER")
+        #expect(filled.text.split(separator: " ").joined(separator: " ") == "YEAR OF THE REAPER", "read \(read.text)")
+        // Other small print there (a sticker's word, a logo's letters) is left out.
+        let other = title(between: ["BOX", "WX"])
+        let otherRead = try reader.recognizer.recognize([other])[0]
+        let otherFilled = try PPOCRSpine.fillGaps(otherRead, line: other, detector: reader.detector,
+                                                  recognizer: reader.recognizer, options: reader.options)
+        #expect(otherFilled == otherRead, "read \(otherRead.text)")
+        #expect(otherRead.text.filter(\.isLetter) == "YEARREAPER")
+    }
+
+    @Test("What a gap holds goes in only as function words, run together or not")
+    func gapWordsAreFunctionWords() {
+        #expect(PPOCRSpine.functionWords("of") == ["of"])
+        #expect(PPOCRSpine.functionWords("INTHE") == ["IN", "THE"])
+        #expect(PPOCRSpine.functionWords("ofthe") == ["of", "the"])
+        #expect(PPOCRSpine.functionWords("&") == ["&"])
+        // A letter (a sticker's, a stroke's), a word of the title, a logo's letters: left out.
+        #expect(PPOCRSpine.functionWords("o") == nil)
+        #expect(PPOCRSpine.functionWords("HORSE") == nil)
+        #expect(PPOCRSpine.functionWords("OPUN") == nil)
+        #expect(PPOCRSpine.functionWords("1") == nil)
+    }
+
+    /// Images side by side, centred up and down on the paper colour.
+    static func beside(_ images: [RGBImage]) -> RGBImage {
+        let height = images.map(\.height).max() ?? 1
+        var canvas = RGBImage(width: max(1, images.reduce(0) { $0 + $1.width }), height: height, fill: (235, 225, 200))
+        var x0 = 0
+        for image in images {
+            let y0 = (height - image.height) / 2
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    for c in 0..<3 { canvas.pixels[3 * ((y + y0) * canvas.width + x + x0) + c] = image.pixels[3 * (y * image.width + x) + c] }
+                }
+            }
+            x0 += image.width
+        }
+        return canvas
+    }
+
     /// Images one under the other, left-aligned on the paper colour, on a canvas at least `height` tall.
     static func stacked(_ images: [RGBImage], height: Int = 0) -> RGBImage {
         var canvas = RGBImage(width: images.map(\.width).max() ?? 1, height: max(height, images.reduce(0) { $0 + $1.height }),

@@ -593,11 +593,21 @@ struct SpineTaggerTests {
         #expect(moehringer.authors == ["J. R. Moehringer"])
     }
 
-    @Test("An article at a row's end starts the title's row after it")
+    @Test("An article at a row's end starts the title's row after it; a name left before it is the author")
     func articleEndsRow() {
         // "BAYRON THIS | POISON HEART" on a detected spine: the name and the title's first word on one line.
         let poison = TitleSplitter.articleToNextRow([run("BAYRON THIS", .title, size: 34), run("POISON HEART", .title, size: 50)])
         #expect(poison.map(\.text) == ["BAYRON", "THIS POISON HEART"])
+        // With no author read elsewhere, the name left before the article is the author.
+        #expect(poison.map(\.label) == [.author, .title])
+        let named = TitleSplitter.articleToNextRow([run("Kalynn", .author, size: 20), run("BAYRON THIS", .title, size: 34),
+                                                    run("POISON HEART", .title, size: 50)])
+        #expect(named.map(\.label) == [.author, .title, .title])
+        let whole = split(along([("BAYRON THIS", 34), ("POISON HEART", 50)]), footAtStart: false)
+        #expect(whole.title == "THIS POISON HEART")
+        #expect(whole.authors == ["BAYRON"])
+        let words = TitleSplitter.articleToNextRow([run("RUN FROM THE", .title, size: 34), run("POISON HEART", .title, size: 50)])
+        #expect(words.map(\.label) == [.title, .title])
         // An article alone on its row is left to the row rules; a publisher's row keeps its words.
         let alone = [run("The", .title, size: 43), run("COST KNOWING", .title, size: 62)]
         #expect(TitleSplitter.articleToNextRow(alone) == alone)
