@@ -170,6 +170,11 @@ struct Score {
     var foundAuthorsAnnotated = 0
     var foundAuthorsRight = 0
     var foundAuthorsInText = 0
+    /// Of the spines with a true author on which a name was read, those whose every name read is one of the
+    /// book's authors: `author` counts a spine right when any name read is, so a stray second name (a misread
+    /// imprint, a mark) shows only here.
+    var authorListsRead = 0
+    var authorListsClean = 0
     /// Each read spine's reading confidence and whether its title is right: review's bulk verify takes every
     /// reading at or above a bar (80% to start), so a reading over it should be right.
     var confidences: [(confidence: Double, right: Bool)] = []
@@ -243,6 +248,12 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
             if found { score.foundAuthorsAnnotated += 1 }
             if found, best >= 0.8 { score.foundAuthorsRight += 1 }
             if found, appears { score.foundAuthorsInText += 1 }
+            if !reading.authors.isEmpty {
+                score.authorListsRead += 1
+                if reading.authors.allSatisfy({ read in trueAuthors.contains { Similarity.ratio(read, $0) >= 0.8 } }) {
+                    score.authorListsClean += 1
+                }
+            }
         }
         if let dir = saveUnread, reading.rawText.isEmpty {
             try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -271,6 +282,10 @@ func report(_ label: String, _ set: String, _ s: Score) {
                      "" as NSString, set as NSString, s.found, s.n, pct(s.foundCorrect, s.found), s.foundCorrect,
                      pct(s.foundAuthorsRight, s.foundAuthorsAnnotated), s.foundAuthorsRight, s.foundAuthorsAnnotated,
                      pct(s.foundAuthorsInText, s.foundAuthorsAnnotated)))
+    }
+    if s.authorListsRead > 0 {
+        print(String(format: "%-28@ %-8@ names read: every one an author of the book on %5.1f%% (%d of %d spines)",
+                     "" as NSString, set as NSString, pct(s.authorListsClean, s.authorListsRead), s.authorListsClean, s.authorListsRead))
     }
     if !s.confidences.isEmpty {
         let bins: [(String, Range<Double>)] = [("<0.5", -Double.infinity..<0.5), ("0.5-0.8", 0.5..<0.8), ("0.8-0.9", 0.8..<0.9), (">=0.9", 0.9..<Double.infinity)]
