@@ -22,6 +22,7 @@ public struct RecognizedText: Sendable, Equatable {
     public init(characters: [Character]) {
         self.characters = characters
     }
+
     public var text: String { characters.map(\.text).joined() }
     /// Mean character confidence; 0 for an empty reading.
     public var confidence: Double {

@@ -23,7 +23,7 @@ public struct PPOCROptions: Sendable, Equatable {
     public var recognizerMinWidth: Int = 320
     /// A gap this many line heights wide or more between two letters read on one line is looked at again
     /// (`PPOCRSpine.fillGaps`): the small "of the" set between a title's large words. Zero looks at none. The
-    /// small words found on the photos sat in gaps of 1.5 to 2.7 line heights; letter-spaced capitals leave
+    /// small words found on the photos sat in gaps of 1.7 and 2.7 line heights; letter-spaced capitals leave
     /// gaps of 0.9 to 1.3 (four in five of the 176 gaps of 0.9 or more on the shared real photos), each one
     /// more detector run for nothing.
     public var gapWidth: Double = 1.3
