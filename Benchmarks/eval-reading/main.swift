@@ -20,6 +20,11 @@
 //              the engine's ceiling before the split;
 //   author     of the spines with an annotated author, those whose author the reader named (>= 0.8), then
 //              (in-text) those whose author appears somewhere in everything the reader saw: the split's ceiling;
+//   names read of the spines with a true author on which a name was read, those whose every name is the book's;
+//   title missed  of the spines read whose title is wrong: the whole title and more words (longer), a part
+//              of it only (shorter), the title elsewhere in the reading (the split's miss), or not read at all;
+//   author missed  of the spines whose author is not named, those on which the surname alone of an author the
+//              truth gives in full was read ("PAMUK" for "Orhan Pamuk"), which no split can mend;
 //   ms/crop    median wall time per crop, read alone on one thread (one engine, one ONNX Runtime thread),
 //              and (cpu ...) the process CPU time it took, which other load on the machine does not inflate.
 import BookModel
@@ -175,6 +180,21 @@ struct Score {
     /// imprint, a mark) shows only here.
     var authorListsRead = 0
     var authorListsClean = 0
+    /// Of the spines with a true author not named right, those on which a name read is the surname alone of an
+    /// author the truth gives in full ("PAMUK" for "Orhan Pamuk"): many spines print no more, and no split can
+    /// add the given name, so this share of `author`'s misses is out of any split's reach.
+    var authorsMissed = 0
+    var surnameAlone = 0
+    /// Titles missed on spines the reader read, by what went wrong: the whole title and more words ("longer": a
+    /// subtitle, a name or a publisher glued on), a part of it only ("shorter"), the title somewhere else in
+    /// the reading but not as the title ("elsewhere": the split's miss), or nowhere in it (the recognizer's).
+    var titleLonger = 0
+    var titleShorter = 0
+    var titleElsewhere = 0
+    /// Of `titleElsewhere`: the title read as an author, and the title field holding the book's author.
+    var titleAsAuthor = 0
+    var authorAsTitle = 0
+    var titleNotRead = 0
     /// Each read spine's reading confidence and whether its title is right: review's bulk verify takes every
     /// reading at or above a bar (80% to start), so a reading over it should be right.
     var confidences: [(confidence: Double, right: Bool)] = []
@@ -228,7 +248,21 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
         score.similaritySum += similarity
         if reading.isRead { score.read += 1; score.confidences.append((reading.confidence, similarity >= 0.8)) }
         if similarity >= 0.8 { score.correct += 1 }
-        if titleAppears(truth.title, in: reading.rawText) { score.inText += 1 }
+        let appears = titleAppears(truth.title, in: reading.rawText)
+        if appears { score.inText += 1 }
+        if reading.isRead, similarity < 0.8 {
+            let title = reading.title ?? ""
+            if !title.isEmpty, titleAppears(truth.title, in: title) { score.titleLonger += 1 }
+            else if !title.isEmpty, titleAppears(title, in: truth.title) { score.titleShorter += 1 }
+            else if appears {
+                score.titleElsewhere += 1
+                if titleAppears(truth.title, in: reading.authors.joined(separator: " ")) { score.titleAsAuthor += 1 }
+                if !title.isEmpty, truth.author.split(separator: ";").contains(where: { titleAppears(String($0), in: title) }) {
+                    score.authorAsTitle += 1
+                }
+            }
+            else { score.titleNotRead += 1 }
+        }
         let seen = Set(reading.rawText.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
         let seenFolded = Set(seen.map { $0.folding(options: .diacriticInsensitive, locale: nil) })
         for word in truth.title.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
@@ -243,11 +277,21 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
             score.authorsAnnotated += 1
             let best = reading.authors.flatMap { read in trueAuthors.map { Similarity.ratio(read, $0) } }.max() ?? 0
             if best >= 0.8 { score.authorsRight += 1 }
-            let appears = trueAuthors.contains { titleAppears($0, in: reading.rawText) }
-            if appears { score.authorsInText += 1 }
+            let authorAppears = trueAuthors.contains { titleAppears($0, in: reading.rawText) }
+            if authorAppears { score.authorsInText += 1 }
             if found { score.foundAuthorsAnnotated += 1 }
             if found, best >= 0.8 { score.foundAuthorsRight += 1 }
-            if found, appears { score.foundAuthorsInText += 1 }
+            if best < 0.8 {
+                score.authorsMissed += 1
+                let surnames = trueAuthors.compactMap { name -> String? in
+                    let words = TextNormalization.tokens(name)
+                    return words.count >= 2 ? words.last : nil
+                }
+                if reading.authors.contains(where: { read in surnames.contains { Similarity.ratio(read, $0) >= 0.8 } }) {
+                    score.surnameAlone += 1
+                }
+            }
+            if found, authorAppears { score.foundAuthorsInText += 1 }
             if !reading.authors.isEmpty {
                 score.authorListsRead += 1
                 if reading.authors.allSatisfy({ read in trueAuthors.contains { Similarity.ratio(read, $0) >= 0.8 } }) {
@@ -286,6 +330,16 @@ func report(_ label: String, _ set: String, _ s: Score) {
     if s.authorListsRead > 0 {
         print(String(format: "%-28@ %-8@ names read: every one an author of the book on %5.1f%% (%d of %d spines)",
                      "" as NSString, set as NSString, pct(s.authorListsClean, s.authorListsRead), s.authorListsClean, s.authorListsRead))
+    }
+    let titlesMissed = s.titleLonger + s.titleShorter + s.titleElsewhere + s.titleNotRead
+    if titlesMissed > 0 {
+        print(String(format: "%-28@ %-8@ title missed on %d spines read: longer %d, shorter %d, elsewhere in the reading %d (read as an author %d, the author as the title %d), not read %d",
+                     "" as NSString, set as NSString, titlesMissed, s.titleLonger, s.titleShorter, s.titleElsewhere,
+                     s.titleAsAuthor, s.authorAsTitle, s.titleNotRead))
+    }
+    if s.authorsMissed > 0 {
+        print(String(format: "%-28@ %-8@ author missed on %d spines: the surname alone read on %d (the book's author given in full)",
+                     "" as NSString, set as NSString, s.authorsMissed, s.surnameAlone))
     }
     if !s.confidences.isEmpty {
         let bins: [(String, Range<Double>)] = [("<0.5", -Double.infinity..<0.5), ("0.5-0.8", 0.5..<0.8), ("0.8-0.9", 0.8..<0.9), (">=0.9", 0.9..<Double.infinity)]

@@ -542,7 +542,7 @@ enum TitleSplitter {
             // the author: name and title start share the row ("BAYRON THIS", in smaller print than "POISON
             // HEART", was left a title run and dropped).
             let rest = out[k - 1].words
-            if out[k - 1].label == .title, !runs.contains(where: { $0.label == .author }), (1...3).contains(rest.count),
+            if out[k - 1].label == .title, !out.contains(where: { $0.label == .author }), (1...3).contains(rest.count),
                rest.allSatisfy({ isNameWord($0) && lexicon.kinds($0.text).isDisjoint(with: [.function, .common, .genre, .volume, .publisherWord]) }) {
                 out[k - 1].label = .author
             }

@@ -603,6 +603,10 @@ struct SpineTaggerTests {
         let named = TitleSplitter.articleToNextRow([run("Kalynn", .author, size: 20), run("BAYRON THIS", .title, size: 34),
                                                     run("POISON HEART", .title, size: 50)])
         #expect(named.map(\.label) == [.author, .title, .title])
+        // Nor when the rule itself named one a row before: one name, not two.
+        let twice = TitleSplitter.articleToNextRow([run("BAYRON THIS", .title, size: 34), run("POISON HEART", .title, size: 50),
+                                                    run("KALYNN A", .title, size: 34), run("RIVER", .title, size: 50)])
+        #expect(twice.map(\.label) == [.author, .title, .title, .title])
         let whole = split(along([("BAYRON THIS", 34), ("POISON HEART", 50)]), footAtStart: false)
         #expect(whole.title == "THIS POISON HEART")
         #expect(whole.authors == ["BAYRON"])
