@@ -103,6 +103,27 @@ jc lattes|belfond|xo|michel lafon|folio classique|classiques garnier|la pleiade|
 hatier|belin|puf|la decouverte|odile jacob|zulma|verdier|liana levi|philippe picquier|sabine wespieser|
 mondadori|oscar mondadori|einaudi|feltrinelli|adelphi|bompiani|garzanti|rizzoli|bur|sellerio|
 """
+# Known to the reader only: written into publishers-v1.txt after training, never drawn into a training spine nor
+# used for its features, so the network is the one trained without them (docs/reading.md). Imprints that home
+# shelves carry and HAND_PUBLISHERS lacks, most of them American ones for young readers, a few German ones for
+# children; an imprint that is also a common word, a title or a name alone ("Speak", "Poppy", "Amulet", "Crown",
+# "Walker", "Hyperion", "Abrams", "Morrow") is left out, or kept only whole ("Disney Hyperion", "William Morrow").
+READER_PUBLISHERS = """
+greenwillow|greenwillow books|delacorte|delacorte press|harperteen|harper teen|harpercollins childrens books|
+harper trophy|harpertrophy|harperfestival|quill tree books|epic reads|razorbill|disney hyperion|
+hyperion books for children|disney press|feiwel friends|feiwel and friends|roaring brook|roaring brook press|
+balzer bray|katherine tegen|katherine tegen books|atheneum|atheneum books for young readers|margaret k mcelderry|
+mcelderry|simon pulse|simon schuster books for young readers|putnam|g p putnam|g p putnams sons|dutton|
+dutton books|penguin young readers|nancy paulsen|kathy dawson|viking childrens books|candlewick|candlewick press|
+clarion|clarion books|houghton mifflin harcourt|hmh|hmh books for young readers|sourcebooks|sourcebooks fire|
+tor teen|swoon reads|wednesday books|st martins griffin|flatiron|flatiron books|celadon|celadon books|ecco|
+william morrow|harlequin teen|inkyard|inkyard press|entangled teen|page street|jimmy patterson|
+little brown books for young readers|lb kids|bloomsbury ya|bloomsbury childrens|scholastic press|graphix|
+arthur a levine|chicken house|usborne|egmont|macmillan childrens books|square fish|laurel leaf|dial books|
+knopf books for young readers|random house childrens books|soho teen|soho press|algonquin|amulet books|
+first second|yen press|viz media|kodansha|seven seas|dark horse|dc comics|image comics|henry holt|
+henry holt and company|dressler|cecilie dressler|thienemann|knaus|albrecht knaus|beltz|beltz gelberg|
+"""
 # Tried with --wider-lexicon (docs/reading.md): German, Swiss, Austrian and French publishers and imprints.
 MORE_PUBLISHERS = """
 weltbild|verlagsgruppe weltbild|bechtermunz|anaconda|nikol|marix|area|fischer klassik|arena|loewe|thienemann|
@@ -983,7 +1004,7 @@ def main():
         for k in sorted(kinds):
             f.write(f"{k}\t{''.join(sorted(kinds[k]))}\n")
     with open(os.path.join(args.out, "publishers-v1.txt"), "w") as f:
-        for p in sorted(publishers):
+        for p in sorted(publishers | {phrase_key(p) for p in READER_PUBLISHERS.split("|") if phrase_key(p)}):
             f.write(p + "\n")
 
     def rounded(a):

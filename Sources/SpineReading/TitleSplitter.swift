@@ -37,8 +37,8 @@ enum TitleSplitter {
     static func segments(_ lines: [OCRLine]) -> [Segment] {
         var out: [Segment] = []
         for var line in lines {
-            line.words = splitAtHyphenedName(line.words.flatMap(splitAtSeparators).flatMap(splitAtColon)
-                .flatMap(splitJoinedInitials).flatMap { splitJoinedName($0) })
+            line.words = splitAtHyphenedName(splitJoinedNames(line.words.flatMap(splitAtSeparators).flatMap(splitAtColon)
+                .flatMap(splitJoinedInitials)))
             var current: [OCRWord] = []
             for var word in line.words {
                 // "Padura/ EL HOMBRE...": a slash separates author and title as a gap would.
@@ -247,6 +247,14 @@ enum TitleSplitter {
         return stride(from: 0, to: i, by: 2).map { piece(of: word, $0..<($0 + 2)) } + [piece(of: word, i..<chars.count)]
     }
 
+    /// `splitJoinedName` on each word of a line but one after a given name: "ADAM SILVERA" is a whole name
+    /// already, not "ADAM SIL VERA" ("Sil" a given name, "Vera" a surname).
+    static func splitJoinedNames(_ words: [OCRWord], lexicon: SpineLexicon = .shipped) -> [OCRWord] {
+        words.indices.flatMap { i in
+            i > 0 && isPlainGivenName(words[i - 1].text, lexicon: lexicon) ? [words[i]] : splitJoinedName(words[i], lexicon: lexicon)
+        }
+    }
+
     /// "UlrikeKeller-Knobelspies", "MICKHERRON": OCR lost the space after a given name; put it back so the
     /// name is seen. In capitals nothing marks where the name ends, so the rest must be a known surname and
     /// the whole not a word of its own.
@@ -313,6 +321,7 @@ enum TitleSplitter {
         runs = nameFromSticker(runs, abbreviation: stickerAbbreviation(segments), lexicon: lexicon)
         runs = largestWordIsTitle(logoAtFoot(runs, footAtStart: footAtStart), lexicon: lexicon)
         runs = surnameBesideGivenName(runs, lexicon: lexicon)
+        runs = givenNameTitle(runs, lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
         let candidates = runs.indices.filter { runs[$0].label != .noise }
         // "DAVID BALDACCI", "ERNEST VAN DER KWAST": a reading that is one whole name and nothing else names the
@@ -736,6 +745,29 @@ enum TitleSplitter {
             return out
         }
         return runs
+    }
+
+    /// "PETER STAMM | AGNES", "CHRISTA WOLF | KASSANDRA": a book named after its heroine, both runs taken for names
+    /// and the larger print, the author's, for the title. When the title and the author are two runs, one a whole
+    /// name (two or three words, a given name first, a word the lexicon knows as a surname last) and the other one
+    /// word the lexicon knows as a given name and not as a surname, the one word is the title: a book is often
+    /// named by a given name alone, its author seldom is.
+    static func givenNameTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
+        let named = runs.indices.filter { runs[$0].label == .title || runs[$0].label == .author }
+        func wholeName(_ run: SpineTagger.Run) -> Bool {
+            guard run.words.count <= 3, isWholeName(run.words, lexicon: lexicon), let last = run.words.last else { return false }
+            return lexicon.has(last.text.trimmingCharacters(in: .punctuationCharacters), .surname)
+        }
+        func loneGivenName(_ run: SpineTagger.Run) -> Bool {
+            guard run.words.count == 1, let word = run.words.first, isNameWord(word) else { return false }
+            return isPlainGivenName(word.text, lexicon: lexicon) && !lexicon.has(word.text, .surname)
+        }
+        guard named.count == 2, let a = named.first(where: { loneGivenName(runs[$0]) }),
+              let t = named.first(where: { $0 != a && wholeName(runs[$0]) }) else { return runs }
+        var out = runs
+        out[t].label = .author
+        out[a].label = .title
+        return out
     }
 
     /// "Stellmacher FROSCH ODER TRAUMPRINZ?", "GRISCOM Die Heilung der Gefühle": a surname set apart from the

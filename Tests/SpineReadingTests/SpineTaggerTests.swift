@@ -57,6 +57,12 @@ struct SpineTaggerTests {
         let leipzig = split(along([("LEIPZIG", 12), ("Reclam", 12), ("Effi Briest", 30), ("Theodor Fontane", 20)]), footAtStart: true)
         #expect(leipzig.title == "Effi Briest")
         #expect(leipzig.authors == ["Theodor Fontane"])
+        // Imprints of books for young readers, at the foot of American spines: "Katherine Tegen" reads as a name,
+        // "HARPERTEEN" and "Razorbill" as words no list holds, and each was a second author.
+        for imprint in ["KATHERINE TEGEN BOOKS", "HARPERTEEN", "BALZER + BRAY"] {
+            let spine = split(along([("VERONICA ROTH", 30), ("DIVERGENT", 40), (imprint, 18)]), footAtStart: false)
+            #expect(spine.title == "DIVERGENT" && spine.authors == ["VERONICA ROTH"], "\(imprint): \(spine)")
+        }
         // A lowercase logo: "orell fussli" as the OCR reads "orell füssli".
         let orell = split(along([("Marianne Gronemeyer", 18), ("Das Leben als letzte Gelegenheit", 28), ("orell fussli", 12)]), footAtStart: false)
         #expect(orell.title == "Das Leben als letzte Gelegenheit")
@@ -117,6 +123,11 @@ struct SpineTaggerTests {
         for whole in ["MCANDREWS", "VCANDRAWS", "SLASHER"] {
             #expect(TitleSplitter.splitJoinedName(line(whole, h: 30).words[0]).count == 1)
         }
+        // A surname after a given name is the name's end, though it reads as a given name and a surname run
+        // together ("SIL" and "VERA").
+        #expect(TitleSplitter.splitJoinedName(line("SILVERA", h: 30).words[0]).map(\.text) == ["SIL", "VERA"])
+        let silvera = split(along([("ADAM SILVERA", 30), ("THEY BOTH DIE AT THE END", 40)]))
+        #expect(silvera.authors == ["ADAM SILVERA"])
         // A word of its own is never cut, though it starts with a name.
         let word2 = OCRWord(text: "MARKETING", confidence: 90, left: 0, top: 0, right: 90, bottom: 20, fromDictionary: false)
         #expect(TitleSplitter.splitJoinedName(word2).map(\.text) == ["MARKETING"])
@@ -591,6 +602,26 @@ struct SpineTaggerTests {
         let moehringer = split(along([("J.R.Moehringer", 40), ("Knapp am Herz vorbei", 30)]), footAtStart: false)
         #expect(moehringer.title == "Knapp am Herz vorbei")
         #expect(moehringer.authors == ["J. R. Moehringer"])
+    }
+
+    @Test("A book named by a given name alone, beside its author's whole name in larger print, keeps the given name as its title")
+    func givenNameAsTitle() {
+        // Both runs look like names to the tagger, and the larger print, the author's, was taken for the title.
+        let agnes = split(along([("Peter Stamm", 45), ("Agnes", 35), ("Fischer", 20)]))
+        #expect(agnes.title == "Agnes")
+        #expect(agnes.authors == ["Peter Stamm"])
+        let kassandra = split(along([("CHRISTA WOLF", 44), ("KASSANDRA", 36)]))
+        #expect(kassandra.title == "KASSANDRA")
+        #expect(kassandra.authors == ["CHRISTA WOLF"])
+        // A lone surname is an author ("HOROWITZ"), and two whole names stay as the tagger had them.
+        let horowitz = split(along([("HOROWITZ", 30), ("SNAKEHEAD", 40)]))
+        #expect(horowitz.title == "SNAKEHEAD")
+        #expect(horowitz.authors == ["HOROWITZ"])
+        let runs = [run("Tom Jones", .title, size: 40), run("Henry Fielding", .author, size: 30)]
+        #expect(TitleSplitter.givenNameTitle(runs) == runs)
+        // With a third run the reading is no longer the two names alone.
+        let three = [run("Peter Stamm", .title, size: 45), run("Agnes", .author, size: 35), run("Roman", .title, size: 20)]
+        #expect(TitleSplitter.givenNameTitle(three) == three)
     }
 
     @Test("An article at a row's end starts the title's row after it; a name left before it is the author")
