@@ -191,10 +191,10 @@ struct Score {
     var titleLonger = 0
     var titleShorter = 0
     var titleElsewhere = 0
+    var titleNotRead = 0
     /// Of `titleElsewhere`: the title read as an author, and the title field holding the book's author.
     var titleAsAuthor = 0
     var authorAsTitle = 0
-    var titleNotRead = 0
     /// Each read spine's reading confidence and whether its title is right: review's bulk verify takes every
     /// reading at or above a bar (80% to start), so a reading over it should be right.
     var confidences: [(confidence: Double, right: Bool)] = []
@@ -281,6 +281,7 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
             if authorAppears { score.authorsInText += 1 }
             if found { score.foundAuthorsAnnotated += 1 }
             if found, best >= 0.8 { score.foundAuthorsRight += 1 }
+            if found, authorAppears { score.foundAuthorsInText += 1 }
             if best < 0.8 {
                 score.authorsMissed += 1
                 let surnames = trueAuthors.compactMap { name -> String? in
@@ -291,7 +292,6 @@ func evaluate(_ crops: [TruthCrop], reader: any SpineReader) async -> Score {
                     score.surnameAlone += 1
                 }
             }
-            if found, authorAppears { score.foundAuthorsInText += 1 }
             if !reading.authors.isEmpty {
                 score.authorListsRead += 1
                 if reading.authors.allSatisfy({ read in trueAuthors.contains { Similarity.ratio(read, $0) >= 0.8 } }) {

@@ -57,8 +57,8 @@ struct SpineTaggerTests {
         let leipzig = split(along([("LEIPZIG", 12), ("Reclam", 12), ("Effi Briest", 30), ("Theodor Fontane", 20)]), footAtStart: true)
         #expect(leipzig.title == "Effi Briest")
         #expect(leipzig.authors == ["Theodor Fontane"])
-        // Imprints of books for young readers, at the foot of American spines: "Katherine Tegen" reads as a name,
-        // "HARPERTEEN" and "Razorbill" as words no list holds, and each was a second author.
+        // Imprints of books for young readers, at the foot of American spines: "Katherine Tegen" and "Balzer + Bray"
+        // read as names, "HARPERTEEN" as a word no list holds, and each was a second author.
         for imprint in ["KATHERINE TEGEN BOOKS", "HARPERTEEN", "BALZER + BRAY"] {
             let spine = split(along([("VERONICA ROTH", 30), ("DIVERGENT", 40), (imprint, 18)]), footAtStart: false)
             #expect(spine.title == "DIVERGENT" && spine.authors == ["VERONICA ROTH"], "\(imprint): \(spine)")
