@@ -299,15 +299,15 @@ enum PPOCRSpine {
     /// REAPER", "THE BOYS in the BOAT". The detector draws one line over the whole title, and at the
     /// recognizer's 48 px the small words vanish ("YEARREAPER", "BOYSBOAT"); what is left of them is a gap
     /// between two letters, `gapWidth` line heights or wider. Each such gap is cut from the line (`line`, turned
-    /// half round when `turned`, as the recognizer read it; turned only once a gap is found), enlarged, and its own lines found and read (a line
-    /// across it, "of the" turned on its side, either way round). What it reads goes in only when every word
-    /// is a function word ("in", "of", "the", "der", "de": two letters or more, or "&"), or runs of them
-    /// ("INTHE"): the gaps in a letter-spaced word, a logo or an ornament read as anything else stay as they
-    /// were.
+    /// half round when `turned`, as the recognizer read it; turned only once a gap is found), enlarged, and its
+    /// own lines found and read (a line across it, "of the" turned on its side, either way round). What it
+    /// reads goes in only when every word is a function word ("in", "of", "the", "der", "de": two letters or
+    /// more, or "&"), or runs of them ("INTHE"): the gaps in a letter-spaced word, a logo or an ornament read
+    /// as anything else stay as they were.
     static func fillGaps(_ text: RecognizedText, line: RGBImage, turned: Bool = false, detector: TextDetector,
                          recognizer: TextRecognizer, options: PPOCROptions) throws(OnnxRuntimeError) -> RecognizedText {
         let width = Double(line.width), height = Double(line.height)
-        var read: RGBImage?
+        lazy var read = turned ? line.rotated(.half) : line
         guard height >= 8, text.characters.count >= 2 else { return text }
         let letters = text.characters.indices.filter { !text.characters[$0].text.allSatisfy(\.isWhitespace) }
         var characters = text.characters
@@ -317,8 +317,7 @@ enum PPOCRSpine {
             guard (pb - pa) * width >= options.gapWidth * height else { continue }
             let x0 = Int((pa * width + 0.25 * height).rounded()), x1 = Int((pb * width - 0.25 * height).rounded())
             guard x1 - x0 >= 4 else { continue }
-            if read == nil { read = turned ? line.rotated(.half) : line }
-            let words = try gapWords(read!.cropped(x: x0, y: 0, width: x1 - x0, height: line.height),
+            let words = try gapWords(read.cropped(x: x0, y: 0, width: x1 - x0, height: line.height),
                                      detector: detector, recognizer: recognizer, options: options)
             guard !words.isEmpty else { continue }
             // The words spread over the gap, a space on either side of each.

@@ -756,7 +756,7 @@ enum TitleSplitter {
         let named = runs.indices.filter { runs[$0].label == .title || runs[$0].label == .author }
         func wholeName(_ run: SpineTagger.Run) -> Bool {
             guard run.words.count <= 3, isWholeName(run.words, lexicon: lexicon), let last = run.words.last else { return false }
-            return lexicon.has(last.text.trimmingCharacters(in: .punctuationCharacters), .surname)
+            return lexicon.has(last.text, .surname)
         }
         func loneGivenName(_ run: SpineTagger.Run) -> Bool {
             guard run.words.count == 1, let word = run.words.first, isNameWord(word) else { return false }
