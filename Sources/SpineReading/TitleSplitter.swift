@@ -995,10 +995,13 @@ enum TitleSplitter {
             let t = words[i].text
             let letters = t.filter(\.isLetter).count, digits = t.filter(\.isNumber).count
             // "N Pam": a lone capital then a 2-4 letter capitalised abbreviation. An A or I with more words after
-            // the abbreviation starts a title after a name ("Martin A Game of Thrones").
+            // the abbreviation starts a title after a name ("Martin A Game of Thrones"). After other words, a
+            // plain word that is no name ("The Hate U Give") is the title's: a sticker abbreviates a surname.
             if t.count == 1, t.first?.isUppercase == true, i + 1 < words.count, !(["A", "I"].contains(t) && i + 2 < words.count) {
                 let next = words[i + 1].text.filter(\.isLetter)
-                if (2...4).contains(next.count), next.first?.isUppercase == true, next.dropFirst().allSatisfy(\.isLowercase) {
+                let plainWord = i > 0 && SpineLexicon.shipped.has(next, .common)
+                    && !SpineLexicon.shipped.has(next, .surname) && !SpineLexicon.shipped.has(next, .given)
+                if (2...4).contains(next.count), next.first?.isUppercase == true, next.dropFirst().allSatisfy(\.isLowercase), !plainWord {
                     i += 2
                     continue
                 }
