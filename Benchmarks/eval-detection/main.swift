@@ -3,7 +3,7 @@
 // decode+detect time per photo on one core.
 //
 //   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
-//                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG]
+//                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG,crop=F,turn=1|2|3,cutrow=1]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
 //                             [--homes DIR (or env HOMES_DIR)] [--homes-truth DIR]
 //                             [--dump-boxes FILE.csv] [--dump-classifier FILE.csv] [--no-text] [--text-side PX] [--overlay-text]
@@ -71,7 +71,8 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     var lyingTruth = 0, lyingFound = 0, lyingFlagged = 0
     var calibration = Calibration()
     for (name, t) in items {
-        guard let decoded = try? (variation.crop < 1 ? variation.decodeCropped(t.imagePath) : decodeReduced(t.imagePath)) else {
+        guard let decoded = try? (variation.cutsLowestRow ? variation.decodeCutAtLowestRow(t) : variation.crop < 1 ? variation.decodeCropped(t.imagePath)
+                                  : decodeReduced(t.imagePath)) else {
             print("\(name): cannot decode, skipped"); continue
         }
         let (img, t) = variation.apply(decoded, t)
@@ -145,17 +146,23 @@ struct Variation {
     var crop = 1.0
     /// Quarter turns clockwise (1 or 3: a photo taken sideways with no EXIF turn; 2: upside down), after all else.
     var turns = 0
+    /// The photo's bottom edge moved up to the middle of its lowest row of standing books (`cutrow=1`), as a photo
+    /// of a bookcase taken from close by cuts its lower shelf: a cut spine of which two fifths or more are in view
+    /// (most of that row's spines) is scored as what is left of it, one with less is don't-care; spines below the
+    /// cut leave the truth.
+    var cutsLowestRow = false
 
     init(_ spec: String?) {
         for part in (spec ?? "").split(separator: ",") {
             let kv = part.split(separator: "=")
-            guard kv.count == 2, let v = Double(kv[1]) else { print("error: --vary takes brightness=F,contrast=F,roll=DEG,crop=F,turn=1|2|3"); exit(2) }
+            guard kv.count == 2, let v = Double(kv[1]) else { print("error: --vary takes brightness=F,contrast=F,roll=DEG,crop=F,turn=1|2|3,cutrow=1"); exit(2) }
             switch kv[0] {
             case "brightness": brightness = v
             case "contrast": contrast = v
             case "roll": roll = v
             case "crop" where v > 0 && v <= 1: crop = v
             case "turn" where [1, 2, 3].contains(Int(v)): turns = Int(v)
+            case "cutrow" where v == 1: cutsLowestRow = true
             default: print("error: unknown variation \(kv[0])"); exit(2)
             }
         }
@@ -171,7 +178,34 @@ struct Variation {
             .downscaled(maxSide: DetectionInput.defaultMaxSide)
     }
 
-    var isIdentity: Bool { brightness == 1 && contrast == 1 && roll == 0 && crop == 1 && turns == 0 }
+    /// Where `cutsLowestRow` cuts (normalized height): the middle of the lowest row of the truth's whole standing
+    /// spines, rows told apart by their middles (half a typical spine's height apart starts a new row).
+    static func lowestRowMiddle(_ t: Truth) -> Double? {
+        let spans = t.polygons.indices.filter { !t.polygons[$0].1 && !($0 < t.lying.count && t.lying[$0]) }
+            .map { j in (t.polygons[j].0.map(\.y).min()!, t.polygons[j].0.map(\.y).max()!) }
+        guard !spans.isEmpty else { return nil }
+        let typical = spans.map { $0.1 - $0.0 }.sorted()[spans.count / 2]
+        var lowest: (top: Double, bottom: Double, middle: Double)?
+        for (top, bottom) in spans.sorted(by: { $0.0 + $0.1 < $1.0 + $1.1 }) {
+            let middle = (top + bottom) / 2
+            if let l = lowest, middle - l.middle < 0.5 * typical {
+                lowest = (min(l.top, top), max(l.bottom, bottom), middle)
+            } else {
+                lowest = (top, bottom, middle)
+            }
+        }
+        return lowest.map { ($0.top + $0.bottom) / 2 }
+    }
+
+    /// The photo decoded whole, cut at `lowestRowMiddle` and shrunk as a scan shrinks a photo (as `decodeCropped`).
+    func decodeCutAtLowestRow(_ t: Truth) throws -> RGBImage {
+        let full = try ImageDecoder.decode(fileAt: t.imagePath)
+        let cut = Self.lowestRowMiddle(t) ?? 1
+        return full.cropped(x: 0, y: 0, width: full.width, height: max(8, Int((Double(full.height) * cut).rounded())))
+            .downscaled(maxSide: DetectionInput.defaultMaxSide)
+    }
+
+    var isIdentity: Bool { brightness == 1 && contrast == 1 && roll == 0 && crop == 1 && turns == 0 && !cutsLowestRow }
 
     func apply(_ image: RGBImage, _ truth: Truth) -> (RGBImage, Truth) {
         guard !isIdentity else { return (image, truth) }
@@ -192,6 +226,19 @@ struct Variation {
                 // A cut spine is what is left of it in the frame, don't-care: a box on that part is neither right nor wrong.
                 let visible = inside < 0.9 ? part : poly
                 kept.append((visible.map { Point(x: ($0.x - left) / share, y: $0.y) }, dontCare || inside < 0.9))
+                lying.append(j < t.lying.count && t.lying[j])
+            }
+            t.polygons = kept; t.lying = lying
+        }
+        if cutsLowestRow, let cut = Self.lowestRowMiddle(truth) {
+            // `image` is the cut photo already (`decodeCutAtLowestRow`); the truth follows it, before any roll.
+            let window = [Point(x: -1, y: 0), Point(x: 2, y: 0), Point(x: 2, y: cut), Point(x: -1, y: cut)]
+            var kept: [([Point], Bool)] = [], lying: [Bool] = []
+            for (j, (poly, dontCare)) in t.polygons.enumerated() {
+                let area = PolygonIoU.area(poly), part = PolygonIoU.intersection(poly, window)
+                let inside = area > 0 ? PolygonIoU.area(part) / area : 0
+                guard inside > 0.05 else { continue }
+                kept.append(((inside < 1 ? part : poly).map { Point(x: $0.x, y: $0.y / cut) }, dontCare || inside < 0.4))
                 lying.append(j < t.lying.count && t.lying[j])
             }
             t.polygons = kept; t.lying = lying

@@ -155,6 +155,10 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// pavement under a cabinet is the lower part of a photo of the whole cabinet (at most 0.42 of its height
     /// on every set measured here; close-ups of one row 0.78 to 0.97). Absent: never.
     public var footlessRowMinHeight: Double?
+    /// Such a band is searched all the same when the text cue found at least this many lines of print running
+    /// up it: the spines of a row the photo's bottom edge cuts off (the lower shelf of a bookcase photographed from close by, a library's rows seen one frame at a
+    /// time), whose titles are in view. A floor, a pavement or a radiator carries no such print. Absent: never.
+    public var footlessRowMinPrintLines: Int?
     /// A picture frame standing in a row, cut by the row finder into its two sides and its picture, is dropped
     /// whole (see `SpineDetector.framedPictures`). Absent or false: its pieces are scored as spines.
     public var dropsFramedPictures: Bool?
@@ -203,9 +207,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.22); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.23); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.22", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.23", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -219,7 +223,7 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-4.9216, 7.8433, 10.4514, -2.2043, -2.0748, -3.3036, -6.6103, 0.0000, 0.0000, 0.0790, 2.8499, 1.6159, -3.2344, -1.6296, -0.7206, -0.7551, -2.9217],
         textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSeedMinAspect: 2, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
-        rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, dropsFramedPictures: true, textLowersTops: 0.7,
+        rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, footlessRowMinPrintLines: 2, dropsFramedPictures: true, textLowersTops: 0.7,
         boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true,
         stacksInDroppedMinWidthRatio: 0.25, lowerTopMinCoverage: 0.6, lowerTopBelowConfidence: 0.9, lowerTopMaxTextureAbove: 0.6,
         weakRowsKeepLying: true, boardRows: true, stacksInFront: true)

@@ -47,7 +47,13 @@ public struct SpineDetector: Sendable {
         var spines: [DetectedSpine] = []
         var cues: [[Double]] = [], appearance: [[Double]] = []
         var ceiling = 0
-        var bands = RowFinder.rows(maps, p)
+        // The text lines in the frame the rows are found in.
+        let workingLines = (text?.lines ?? []).map { line in
+            line.quad.points.map { pt in deskew?.levelled(Point(x: pt.x * W, y: pt.y * H)) ?? Point(x: pt.x * W, y: pt.y * H) }
+        }
+        var bands = RowFinder.rows(maps, p, cutOff: p.footlessRowMinPrintLines.map { n in
+            { band in Self.holdsUprightPrint(band, lines: workingLines, minLines: n) }
+        })
         // The print running across the photo, read once for the board rows and the lying-book search.
         let across = text.flatMap { t in p.lyingTextMaxAngle.flatMap { $0 > 0 ? LyingBooks.acrossLines(t, maps, deskew: deskew, maxAngle: $0) : nil } }
         // Boards with books lying on them and nothing standing, made rows of their own: only their lying books count.
@@ -59,10 +65,6 @@ public struct SpineDetector: Sendable {
             boardOnly = Set(all.indices.filter { all[$0].1 })
         }
         var standing: [(quad: Quad, lying: Bool)] = []
-        // The text lines in the frame the rows are found in.
-        let workingLines = (text?.lines ?? []).map { line in
-            line.quad.points.map { pt in deskew?.levelled(Point(x: pt.x * W, y: pt.y * H)) ?? Point(x: pt.x * W, y: pt.y * H) }
-        }
         for (bandIndex, band) in bands.enumerated() {
             defer { ceiling = band.bottom + 1 }
             let rowIndex = rows.count
@@ -331,6 +333,19 @@ public struct SpineDetector: Sendable {
             }
         }
         return out
+    }
+
+    /// Whether at least `minLines` of the text cue's lines run up and down (within 30 degrees of vertical, three
+    /// times as long as thick) with their middles inside `band`: standing spines' titles, which a floor or a
+    /// pavement does not carry. `lines`: corners in the working frame.
+    static func holdsUprightPrint(_ band: RowFinder.Band, lines: [[Point]], minLines: Int) -> Bool {
+        let upright = lines.filter { c in
+            guard c.count == 4, let (angle, length) = TextSupport.lineShape(c), angle >= 60 else { return false }
+            let thickness = min(hypot(c[1].x - c[0].x, c[1].y - c[0].y), hypot(c[3].x - c[0].x, c[3].y - c[0].y))
+            let centre = TextEvidence.centre(c)
+            return length >= 3 * thickness && centre.y >= Double(band.top) && centre.y <= Double(band.bottom + 1)
+        }
+        return upright.count >= minLines
     }
 
     /// The edge maps the rows and spines are found on: the photo shrunk, stretched to full contrast and,

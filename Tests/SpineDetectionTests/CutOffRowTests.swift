@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import ShelfImage
+@testable import SpineDetection
+
+/// A row the photo's bottom edge cuts off: its books run out of the picture, so no board shows under them,
+/// as under a floor. Their titles running up the spines tell the two apart.
+@Suite struct CutOffRowTests {
+    /// A row of books on a board, and below it a second row whose feet lie past the photo's bottom edge.
+    private struct Scene {
+        var shelf = DrawnShelf(width: 640, height: 480)
+        var cutOff: [Quad] = []
+
+        init() {
+            shelf.board(y: 230, thickness: 24)
+            shelf.standing(from: 20, floorY: 230, widths: [44, 52, 40, 58, 48, 42, 54, 46, 60, 44, 50, 46], heights: [170, 160, 180])
+            let above = shelf.spines.count
+            // Feet at y 600: the photo (480 high) shows their upper 95 to 125 px.
+            shelf.standing(from: 24, floorY: 600, widths: [50, 42, 56, 46, 52, 40, 58, 44, 48, 54, 46], heights: [220, 200, 210],
+                           colourOffset: 4)
+            cutOff = shelf.spines[above...].map { s in
+                Quad(topLeft: s.topLeft, topRight: s.topRight, bottomRight: Point(x: s.bottomRight.x, y: 480),
+                     bottomLeft: Point(x: s.bottomLeft.x, y: 480))
+            }
+        }
+
+        /// A title running up each of the cut-off spines, normalized, as the text detector finds them.
+        var titles: [TextLine] {
+            cutOff.map { q in
+                let cx = (q.topLeft.x + q.topRight.x) / 2, w = q.topRight.x - q.topLeft.x
+                let x0 = (cx - 0.15 * w) / 640, x1 = (cx + 0.15 * w) / 640, y0 = (q.topLeft.y + 15) / 480, y1 = 470.0 / 480
+                return TextLine(quad: Quad(topLeft: Point(x: x0, y: y0), topRight: Point(x: x1, y: y0),
+                                           bottomRight: Point(x: x1, y: y1), bottomLeft: Point(x: x0, y: y1)), score: 0.9)
+            }
+        }
+    }
+
+    /// The text detector's map, lit where the lines are, and the lines.
+    static func printed(_ lines: [TextLine]) -> TextEvidence {
+        let w = 160, h = 120
+        var p = [Float](repeating: 0, count: w * h)
+        for l in lines {
+            for y in 0..<h { for x in 0..<w where TextEvidence.contains(l.quad.points, Point(x: (Double(x) + 0.5) / Double(w), y: (Double(y) + 0.5) / Double(h))) {
+                p[y * w + x] = 0.9
+            } }
+        }
+        return TextEvidence(width: w, height: h, probability: p, lines: lines)
+    }
+
+    private func matched(_ result: DetectionResult, _ truth: [Quad]) -> Int {
+        let spines = result.spines.map { s in s.quad.points.map { Point(x: $0.x * 640, y: $0.y * 480) } }
+        return truth.filter { t in spines.contains { PolygonIoU.iou($0, t.points) > 0.5 } }.count
+    }
+
+    @Test func aRowCutOffWithTitlesRunningUpItIsSearched() {
+        let scene = Scene()
+        let p = DetectorParameters.bundled
+        let maps = EdgeMaps(scene.shelf.image, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let lines = scene.titles.map { $0.quad.points.map { Point(x: $0.x * 640, y: $0.y * 480) } }
+        // Without print the band running out of the photo stays unsearched, as a floor; with it, it is a row.
+        let withoutPrint = RowFinder.rows(maps, p, cutOff: { SpineDetector.holdsUprightPrint($0, lines: [], minLines: 2) })
+        let withPrint = RowFinder.rows(maps, p, cutOff: { SpineDetector.holdsUprightPrint($0, lines: lines, minLines: 2) })
+        #expect(!withoutPrint.contains { $0.bottom > 400 }, "\(withoutPrint)")
+        #expect(withPrint.contains { $0.bottom > 470 && $0.top <= 400 }, "\(withPrint)")
+
+        // The whole detector, handed the titles: most of the cut-off books are boxed, down to the photo's edge.
+        let evidence = Self.printed(scene.titles)
+        let found = matched(SpineDetector().detect(scene.shelf.image, text: evidence), scene.cutOff)
+        #expect(found >= scene.cutOff.count - 3, "\(found) of \(scene.cutOff.count) cut-off books found")
+        var off = p
+        off.footlessRowMinPrintLines = nil
+        #expect(matched(SpineDetector(parameters: off).detect(scene.shelf.image, text: evidence), scene.cutOff) == 0)
+    }
+
+    @Test func printLyingAcrossAFloorDoesNotMakeItARow() {
+        let scene = Scene()
+        let p = DetectorParameters.bundled
+        let maps = EdgeMaps(scene.shelf.image, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        // Words across the band (a mat's lettering, a newspaper) and a single upright line are not a row's titles.
+        let across = (0..<4).map { k -> [Point] in
+            let x0 = 40.0 + 140 * Double(k), y = 420.0
+            return [Point(x: x0, y: y), Point(x: x0 + 100, y: y), Point(x: x0 + 100, y: y + 14), Point(x: x0, y: y + 14)]
+        }
+        let one = [[Point(x: 300, y: 380), Point(x: 310, y: 380), Point(x: 310, y: 470), Point(x: 300, y: 470)]]
+        for lines in [across, one] {
+            let bands = RowFinder.rows(maps, p, cutOff: { SpineDetector.holdsUprightPrint($0, lines: lines, minLines: 2) })
+            #expect(!bands.contains { $0.bottom > 400 }, "\(bands)")
+        }
+    }
+}
