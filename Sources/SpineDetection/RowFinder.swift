@@ -40,10 +40,10 @@ enum RowFinder {
         // nothing to box, unless it fills most of the photo (one row seen close up) or `cutOff` finds books in
         // it. It is left out before gaps close: joined to the row above a thin board, it would take that row
         // down with it.
-        let gap = max(2, h / 80)
+        let gap = gapClosed(height: h)
         var merged: [Band] = []
         let closeUp = p.footlessRowMinHeight.map { Int($0 * Double(h)) } ?? Int.max
-        for b in bands where !(p.rowsNeedVisibleFeet == true && b.bottom >= h - 1 - gap && b.bottom - b.top + 1 < closeUp
+        for b in bands where !(p.rowsNeedVisibleFeet == true && runsOutOfBottom(b, height: h) && b.bottom - b.top + 1 < closeUp
                                 && !(cutOff?(b) ?? false)) {
             if let last = merged.last, b.top - last.bottom <= gap {
                 merged[merged.count - 1].bottom = b.bottom
@@ -53,6 +53,12 @@ enum RowFinder {
         }
         return merged.filter { $0.bottom - $0.top + 1 >= minRun }
     }
+
+    /// The widest gap between two bands of edges that still joins them into one (a label strip, a glare streak).
+    static func gapClosed(height h: Int) -> Int { max(2, h / 80) }
+
+    /// Whether a band reaches the photo's bottom edge (within a closed gap): no board under it is in view.
+    static func runsOutOfBottom(_ b: Band, height h: Int) -> Bool { b.bottom >= h - 1 - gapClosed(height: h) }
 
     static func boxSmooth(_ a: [Double], radius: Int) -> [Double] {
         let n = a.count

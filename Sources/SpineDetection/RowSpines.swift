@@ -60,9 +60,12 @@ enum RowSpines {
 
     /// `ceiling`: the lowest pixel row the spine tops may reach up to (just below the row above). `lines`: the
     /// text detector's lines (corners, working frame), which show a wide piece's stack by its print.
-    static func find(_ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int, lines: [[Point]] = [], _ p: DetectorParameters) -> [Found] {
+    /// `rowHeight`: how tall the row's books stand when more of them stands than the band shows (a row the photo's
+    /// bottom edge cuts off): the widths a spine may have are judged against it. Nil: the band's height.
+    static func find(_ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int, lines: [[Point]] = [], rowHeight: Double? = nil,
+                     _ p: DetectorParameters) -> [Found] {
         let w = m.width
-        let rowH = Double(band.bottom - band.top + 1)
+        let rowH = max(rowHeight ?? 0, Double(band.bottom - band.top + 1))
         let prof = BoundaryScorer.profile(m, top: band.top, bottom: band.bottom, p)
         let prior = Segmenter.Prior(length: rowH, median: p.widthRatioMedian, logSigma: p.widthRatioLogSigma,
                                     weight: p.widthPriorWeight, threshold: threshold(prof.score, p),
@@ -182,6 +185,8 @@ enum RowSpines {
                                _ p: DetectorParameters) -> [Found] {
         let w = m.width
         let rowH = Double(band.bottom - band.top + 1)
+        // The height the widths are judged against: the band's, or the whole row's where the photo cuts it off.
+        let widthH = max(rowH, prior.length)
         let yc = Double(band.top + band.bottom) / 2
         var out: [Found] = []
         for k in 0..<(cuts.count - 1) {
@@ -199,7 +204,7 @@ enum RowSpines {
             }
             let width = right.x - left.x
             let sa = edgeA ? 0.5 : prof.score[a], sb = edgeB ? 0.5 : prof.score[b]
-            if width / rowH > p.maxWidthRatio {
+            if width / widthH > p.maxWidthRatio {
                 // Print across the piece in rows one above the other shows a stack as well as its edges do.
                 let byPrint = p.lyingStacksByPrint == true && !lines.isEmpty
                     && TextSupport.holdsStack(quad(left: left, right: right, top: Double(band.top), bottom: Double(band.bottom), yc: yc),
@@ -213,7 +218,7 @@ enum RowSpines {
                 if let span = stack.span { rest = [(a, max(a, span.lowerBound)), (min(b, span.upperBound), b)] }
                 var lowered = prior
                 lowered.threshold *= stack.span == nil ? p.wideRetryThresholdFactor : 1
-                for (lo, hi) in rest where Double(hi - lo) / rowH >= p.gapMaxWidthRatio {
+                for (lo, hi) in rest where Double(hi - lo) / widthH >= p.gapMaxWidthRatio {
                     let sub = Segmenter.cuts(prof.score, lo: lo, hi: hi, lowered)
                     out += pieces(sub, m, band, ceiling: ceiling, prof: prof, prior: prior,
                                   retry: byPrint && !stack.books.isEmpty, lines: lines, p)
@@ -222,12 +227,12 @@ enum RowSpines {
             }
             // A short stack of two or three books is no wider than a thick book stands: tried as a stack on
             // its edges alone (lying boxes at least two, or it stands).
-            if let ratio = p.narrowStackMinWidthRatio, width / rowH >= ratio {
+            if let ratio = p.narrowStackMinWidthRatio, width / widthH >= ratio {
                 let stack = lyingStack(m, band, left: left, right: right, yc: yc, p)
                 if stack.books.count >= 2 { out += stack.books; continue }
             }
             // Slivers: the shadow or panel showing between two books, bounded by both their edges.
-            if width / rowH < p.gapMaxWidthRatio { continue }
+            if width / widthH < p.gapMaxWidthRatio { continue }
             // A book's two sides are parallel; a wedge between sides leaning differently is the gap left
             // beside a leaning book.
             if abs(atan(left0.slope) - atan(right0.slope)) * 180 / .pi > p.maxSideAngleDegrees { continue }

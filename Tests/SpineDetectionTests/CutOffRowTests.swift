@@ -65,11 +65,32 @@ import ShelfImage
 
         // The whole detector, handed the titles: most of the cut-off books are boxed, down to the photo's edge.
         let evidence = Self.printed(scene.titles)
-        let found = matched(SpineDetector().detect(scene.shelf.image, text: evidence), scene.cutOff)
+        let result = SpineDetector().detect(scene.shelf.image, text: evidence)
+        let found = matched(result, scene.cutOff)
         #expect(found >= scene.cutOff.count - 3, "\(found) of \(scene.cutOff.count) cut-off books found")
         var off = p
         off.footlessRowMinPrintLines = nil
         #expect(matched(SpineDetector(parameters: off).detect(scene.shelf.image, text: evidence), scene.cutOff) == 0)
+    }
+
+    @Test func aCutOffRowsBooksAreAsWideAsTheRowAboveAllows() throws {
+        // A wide book (100 px) in the cut-off row: wider than the sliver in view (about 95 px) allows a standing
+        // book to be, not than its row, as tall as the one above (about 170 px), does.
+        var shelf = DrawnShelf(width: 640, height: 480)
+        shelf.board(y: 230, thickness: 24)
+        shelf.standing(from: 20, floorY: 230, widths: [44, 52, 40, 58, 48, 42, 54, 46, 60, 44, 50, 46], heights: [170, 160, 180])
+        shelf.standing(from: 24, floorY: 600, widths: [50, 42, 56, 100, 46, 52, 40, 58, 44], heights: [215, 205, 210], colourOffset: 4)
+        let wide = try #require(shelf.spines.last { $0.topRight.x - $0.topLeft.x > 90 })
+        let p = DetectorParameters.bundled
+        let maps = EdgeMaps(shelf.image, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let band = RowFinder.Band(top: 388, bottom: 479)
+        let visible = [wide.topLeft, wide.topRight, Point(x: wide.topRight.x, y: 480), Point(x: wide.topLeft.x, y: 480)]
+        func standsWhole(_ found: [RowSpines.Found]) -> Bool {
+            found.contains { !$0.lying && PolygonIoU.iou($0.quad.points, visible) > 0.7 }
+        }
+        let above = Double(RowFinder.rows(maps, p).first { $0.bottom < 240 }.map { $0.bottom - $0.top + 1 } ?? 170)
+        #expect(standsWhole(RowSpines.find(maps, band, ceiling: 254, rowHeight: above, p)))
+        #expect(!standsWhole(RowSpines.find(maps, band, ceiling: 254, p)))
     }
 
     @Test func printLyingAcrossAFloorDoesNotMakeItARow() {
