@@ -37,6 +37,27 @@ final class WebDriver: @unchecked Sendable {
     /// which keeps its console (`goog:loggingPrefs`) for `browserLog()`. The viewport is set by device metrics
     /// rather than the window's size: headless Chromium keeps a window at least 500 px wide, wider than a phone.
     static func start(width: Int = 1000, height: Int = 800) async throws -> WebDriver {
+        // The free port the driver picks on IPv4 may be another process's on IPv6, which it binds apart (the other
+        // tests' servers come and go): then it says "Address already in use" and never says it listens. A driver
+        // started again picks another port.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let (process, output, lines) = try launchDriver()
+            if let line = lines.first(where: { $0.contains("started successfully on port") }),
+               let port = Int(line.split(separator: " ").last?.filter(\.isNumber) ?? "") {
+                return try await session(process, output, port: port, width: width, height: height)
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            guard attempt < 3, lines.contains(where: { $0.contains("Address already in use") }) else {
+                throw HarnessError("chromedriver did not start: \(lines.joined(separator: "\n"))")
+            }
+        }
+    }
+
+    /// `chromedriver --port=0`, and what it printed until it said on which port it listens, stopped or 60 s passed.
+    private static func launchDriver() throws -> (Process, LineCollector, [String]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Chromium.driver)
         process.arguments = ["--port=0"]
@@ -47,11 +68,10 @@ final class WebDriver: @unchecked Sendable {
         try process.run()
         let output = LineCollector(pipe.fileHandleForReading)
         let lines = output.wait(deadline: Date().addingTimeInterval(60)) { $0.contains { $0.contains("started successfully on port") } }
-        guard let line = lines.first(where: { $0.contains("started successfully on port") }),
-              let port = Int(line.split(separator: " ").last?.filter(\.isNumber) ?? "") else {
-            kill(process.processIdentifier, SIGKILL)
-            throw HarnessError("chromedriver did not start: \(lines.joined(separator: "\n"))")
-        }
+        return (process, output, lines)
+    }
+
+    private static func session(_ process: Process, _ output: LineCollector, port: Int, width: Int, height: Int) async throws -> WebDriver {
         let base = "http://127.0.0.1:\(port)"
         let options: [String: Any] = [
             "binary": Chromium.browser,
