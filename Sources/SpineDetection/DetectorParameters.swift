@@ -156,8 +156,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// on every set measured here; close-ups of one row 0.78 to 0.97). Absent: never.
     public var footlessRowMinHeight: Double?
     /// Such a band is searched all the same when the text cue found at least this many lines of print running
-    /// up it: the spines of a row the photo's bottom edge cuts off (the lower shelf of a bookcase photographed from close by, a library's rows seen one frame at a
-    /// time), whose titles are in view. A floor, a pavement or a radiator carries no such print. Absent: never.
+    /// up it: the spines of a row the photo's bottom edge cuts off (the lower shelf of a bookcase photographed
+    /// from close by, a library's rows seen one frame at a time), whose titles are in view. A floor, a pavement
+    /// or a radiator carries no such print. Absent: never.
     public var footlessRowMinPrintLines: Int?
     /// A picture frame standing in a row, cut by the row finder into its two sides and its picture, is dropped
     /// whole (see `SpineDetector.framedPictures`). Absent or false: its pieces are scored as spines.

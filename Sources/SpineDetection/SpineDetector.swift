@@ -65,6 +65,10 @@ public struct SpineDetector: Sendable {
             boardOnly = Set(all.indices.filter { all[$0].1 })
         }
         var standing: [(quad: Quad, lying: Bool)] = []
+        // A row the photo's bottom edge cuts off stands as tall as the photo's other rows (their median), and its
+        // spines are as wide as theirs for that height.
+        let wholeRows = bands.filter { !RowFinder.runsOutOfBottom($0, height: maps.height) }
+            .map { Double($0.bottom - $0.top + 1) }.sorted()
         for (bandIndex, band) in bands.enumerated() {
             defer { ceiling = band.bottom + 1 }
             let rowIndex = rows.count
@@ -72,10 +76,8 @@ public struct SpineDetector: Sendable {
             let atCentre = { (y: Double) in (H / 2 + (y - H / 2) / cos(deskew?.angle ?? 0)) / H }
             rows.append(ShelfRow(index: rowIndex, top: atCentre(Double(band.top)), bottom: atCentre(Double(band.bottom + 1)),
                                  slope: deskew.map { tan($0.angle) * W / H } ?? 0))
-            // A row the photo's bottom edge cuts off stands as tall as the photo's other rows (their median), and its
-            // spines are as wide as theirs for that height.
-            let whole = bands.filter { !RowFinder.runsOutOfBottom($0, height: maps.height) }.map { Double($0.bottom - $0.top + 1) }.sorted()
-            let standsTaller = RowFinder.runsOutOfBottom(band, height: maps.height) && !whole.isEmpty ? whole[whole.count / 2] : nil
+            let standsTaller = RowFinder.runsOutOfBottom(band, height: maps.height) && !wholeRows.isEmpty
+                ? wholeRows[wholeRows.count / 2] : nil
             var found = RowSpines.find(maps, band, ceiling: ceiling, lines: workingLines, rowHeight: standsTaller, p)
             if boardOnly.contains(bandIndex) { found = found.filter(\.lying) }
             let support = Self.rowSupport(found)
