@@ -18,7 +18,25 @@ import PPOCR
 import OnnxRuntime
 
 /// `lying[i]`: the ground truth marks spine i as a book lying flat in a stack (samples/ carry the flag).
-struct Truth { var polygons: [([Point], Bool)]; var lying: [Bool]; var imagePath: String }
+struct Truth {
+    var polygons: [([Point], Bool)]; var lying: [Bool]; var imagePath: String
+
+    /// The truth of the photo cut to `window` (normalized), each point then moved by `moved` into the cut photo's
+    /// frame: a spine with no more than 5% of it inside leaves the truth, one with less than `scoredFrom` of it
+    /// inside becomes don't-care, and one with less than `keepWholeFrom` inside keeps only its part in the window.
+    func cut(to window: [Point], scoredFrom: Double, keepWholeFrom: Double, _ moved: (Point) -> Point) -> Truth {
+        var out = self
+        out.polygons = []; out.lying = []
+        for (j, (poly, dontCare)) in polygons.enumerated() {
+            let area = PolygonIoU.area(poly), part = PolygonIoU.intersection(poly, window)
+            let inside = area > 0 ? PolygonIoU.area(part) / area : 0
+            guard inside > 0.05 else { continue }
+            out.polygons.append(((inside < keepWholeFrom ? part : poly).map(moved), dontCare || inside < scoredFrom))
+            out.lying.append(j < lying.count && lying[j])
+        }
+        return out
+    }
+}
 
 func argument(_ name: String) -> String? { arguments(name).first }
 
@@ -218,30 +236,13 @@ struct Variation {
             // `image` is the cropped photo already (`decodeCropped`); the truth follows it here, before any roll.
             let left = (1 - crop) / 2, share = crop
             let window = [Point(x: left, y: 0), Point(x: left + share, y: 0), Point(x: left + share, y: 1), Point(x: left, y: 1)]
-            var kept: [([Point], Bool)] = [], lying: [Bool] = []
-            for (j, (poly, dontCare)) in t.polygons.enumerated() {
-                let area = PolygonIoU.area(poly), part = PolygonIoU.intersection(poly, window)
-                let inside = area > 0 ? PolygonIoU.area(part) / area : 0
-                guard inside > 0.05 else { continue }
-                // A cut spine is what is left of it in the frame, don't-care: a box on that part is neither right nor wrong.
-                let visible = inside < 0.9 ? part : poly
-                kept.append((visible.map { Point(x: ($0.x - left) / share, y: $0.y) }, dontCare || inside < 0.9))
-                lying.append(j < t.lying.count && t.lying[j])
-            }
-            t.polygons = kept; t.lying = lying
+            // A cut spine is what is left of it in the frame, don't-care: a box on that part is neither right nor wrong.
+            t = t.cut(to: window, scoredFrom: 0.9, keepWholeFrom: 0.9) { Point(x: ($0.x - left) / share, y: $0.y) }
         }
         if cutsLowestRow, let cut = Self.lowestRowMiddle(truth) {
             // `image` is the cut photo already (`decodeCutAtLowestRow`); the truth follows it, before any roll.
             let window = [Point(x: -1, y: 0), Point(x: 2, y: 0), Point(x: 2, y: cut), Point(x: -1, y: cut)]
-            var kept: [([Point], Bool)] = [], lying: [Bool] = []
-            for (j, (poly, dontCare)) in t.polygons.enumerated() {
-                let area = PolygonIoU.area(poly), part = PolygonIoU.intersection(poly, window)
-                let inside = area > 0 ? PolygonIoU.area(part) / area : 0
-                guard inside > 0.05 else { continue }
-                kept.append(((inside < 1 ? part : poly).map { Point(x: $0.x, y: $0.y / cut) }, dontCare || inside < 0.4))
-                lying.append(j < t.lying.count && t.lying[j])
-            }
-            t.polygons = kept; t.lying = lying
+            t = t.cut(to: window, scoredFrom: 0.4, keepWholeFrom: 1) { Point(x: $0.x, y: $0.y / cut) }
         }
         if roll != 0 {
             let w = Double(img.width), h = Double(img.height), a = roll * .pi / 180

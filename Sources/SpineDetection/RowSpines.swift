@@ -185,8 +185,9 @@ enum RowSpines {
                                _ p: DetectorParameters) -> [Found] {
         let w = m.width
         let rowH = Double(band.bottom - band.top + 1)
-        // The height the widths are judged against: the band's, or the whole row's where the photo cuts it off.
-        let widthH = max(rowH, prior.length)
+        // The height the widths are judged against: the prior's, which is the band's, or the whole row's where the
+        // photo cuts it off (`find`'s `rowHeight`).
+        let widthH = prior.length
         let yc = Double(band.top + band.bottom) / 2
         var out: [Found] = []
         for k in 0..<(cuts.count - 1) {

@@ -346,8 +346,7 @@ public struct SpineDetector: Sendable {
     /// pavement does not carry. `lines`: corners in the working frame.
     static func holdsUprightPrint(_ band: RowFinder.Band, lines: [[Point]], minLines: Int) -> Bool {
         let upright = lines.filter { c in
-            guard c.count == 4, let (angle, length) = TextSupport.lineShape(c), angle >= 60 else { return false }
-            let thickness = min(hypot(c[1].x - c[0].x, c[1].y - c[0].y), hypot(c[3].x - c[0].x, c[3].y - c[0].y))
+            guard c.count == 4, let (angle, length, thickness) = TextSupport.lineShape(c), angle >= 60 else { return false }
             let centre = TextEvidence.centre(c)
             return length >= 3 * thickness && centre.y >= Double(band.top) && centre.y <= Double(band.bottom + 1)
         }

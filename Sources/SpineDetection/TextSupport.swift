@@ -222,14 +222,14 @@ extension TextSupport {
         return out
     }
 
-    /// A text line's angle from horizontal (0...90 degrees, along its longer side) and its length; nil for a blot
-    /// (a letter or a logo, no longer than 1.5 times its thickness), which runs either way.
-    static func lineShape(_ c: [Point]) -> (angle: Double, length: Double)? {
+    /// A text line's angle from horizontal (0...90 degrees, along its longer side), its length and its thickness;
+    /// nil for a blot (a letter or a logo, no longer than 1.5 times its thickness), which runs either way.
+    static func lineShape(_ c: [Point]) -> (angle: Double, length: Double, thickness: Double)? {
         let first = hypot(c[1].x - c[0].x, c[1].y - c[0].y), second = hypot(c[3].x - c[0].x, c[3].y - c[0].y)
         let (dx, dy, length, thickness) = first >= second ? (c[1].x - c[0].x, c[1].y - c[0].y, first, second)
                                                             : (c[3].x - c[0].x, c[3].y - c[0].y, second, first)
         guard thickness > 0, length >= 1.5 * thickness else { return nil }
-        return (atan2(abs(dy), abs(dx)) * 180 / .pi, length)
+        return (atan2(abs(dy), abs(dx)) * 180 / .pi, length, thickness)
     }
 
     /// Whether a box holds a stack seen spine-on rather than one standing book: print runs across it (within
@@ -242,7 +242,7 @@ extension TextSupport {
         var across: [ClosedRange<Double>] = []
         var flat = 0.0, upright = 0.0
         for c in lines where c.count == 4 {
-            guard TextEvidence.contains(box.points, TextEvidence.centre(c)), let (angle, length) = lineShape(c) else { continue }
+            guard TextEvidence.contains(box.points, TextEvidence.centre(c)), let (angle, length, _) = lineShape(c) else { continue }
             if angle <= maxAngle {
                 flat += length
                 // The middle 60% of the line's height: the detector's box reaches past the letters, so the boxes of
@@ -338,7 +338,7 @@ extension TextSupport {
             let q = f.quad
             var printTop = Double.infinity
             for c in lines where c.count == 4 {
-                guard TextEvidence.contains(q.points, TextEvidence.centre(c)), let (angle, _) = lineShape(c), angle >= 90 - maxAngle else { continue }
+                guard TextEvidence.contains(q.points, TextEvidence.centre(c)), let (angle, _, _) = lineShape(c), angle >= 90 - maxAngle else { continue }
                 printTop = min(printTop, c.map(\.y).min()!)
             }
             let top = min(q.topLeft.y, q.topRight.y), foot = max(q.bottomLeft.y, q.bottomRight.y)
