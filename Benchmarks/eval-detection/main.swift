@@ -3,7 +3,7 @@
 // decode+detect time per photo on one core.
 //
 //   swift run -c release eval-detection [--overlays DIR] [--samples DIR] [--dataset DIR] [--runs N] [--params FILE.json] [--explain]
-//                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG,crop=F,turn=1|2|3,cutrow=1]
+//                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG,crop=F,turn=1|2|3,cutrow=1|2]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
 //                             [--homes DIR (or env HOMES_DIR)] [--homes-truth DIR]
 //                             [--dump-boxes FILE.csv] [--dump-classifier FILE.csv] [--no-text] [--text-side PX] [--overlay-text]
@@ -89,8 +89,11 @@ func evaluate(_ title: String, _ items: [(String, Truth)], detector: SpineDetect
     var lyingTruth = 0, lyingFound = 0, lyingFlagged = 0
     var calibration = Calibration()
     for (name, t) in items {
-        guard let decoded = try? (variation.cutsLowestRow ? variation.decodeCutAtLowestRow(t) : variation.crop < 1 ? variation.decodeCropped(t.imagePath)
-                                  : decodeReduced(t.imagePath)) else {
+        let decode = { () throws -> RGBImage in
+            if let which = variation.cutsRow { return try variation.decodeCutAtRow(t, which) }
+            return variation.crop < 1 ? try variation.decodeCropped(t.imagePath) : try decodeReduced(t.imagePath)
+        }
+        guard let decoded = try? decode() else {
             print("\(name): cannot decode, skipped"); continue
         }
         let (img, t) = variation.apply(decoded, t)
@@ -164,23 +167,24 @@ struct Variation {
     var crop = 1.0
     /// Quarter turns clockwise (1 or 3: a photo taken sideways with no EXIF turn; 2: upside down), after all else.
     var turns = 0
-    /// The photo's bottom edge moved up to the middle of its lowest row of standing books (`cutrow=1`), as a photo
-    /// of a bookcase taken from close by cuts its lower shelf: a cut spine of which two fifths or more are in view
-    /// (most of that row's spines) is scored as what is left of it, one with less is don't-care; spines below the
-    /// cut leave the truth.
-    var cutsLowestRow = false
+    /// The photo's bottom edge moved up to the middle of its lowest row of standing books (`cutrow=1`), or its top
+    /// edge down to the middle of its highest row (`cutrow=2`), as a photo of a bookcase taken from close by cuts
+    /// its lower or upper shelf: a cut spine of which two fifths or more are in view (most of that row's spines) is
+    /// scored as what is left of it, one with less is don't-care; spines beyond the cut leave the truth.
+    var cutsRow: RowCut?
+    enum RowCut { case lowest, highest }
 
     init(_ spec: String?) {
         for part in (spec ?? "").split(separator: ",") {
             let kv = part.split(separator: "=")
-            guard kv.count == 2, let v = Double(kv[1]) else { print("error: --vary takes brightness=F,contrast=F,roll=DEG,crop=F,turn=1|2|3,cutrow=1"); exit(2) }
+            guard kv.count == 2, let v = Double(kv[1]) else { print("error: --vary takes brightness=F,contrast=F,roll=DEG,crop=F,turn=1|2|3,cutrow=1|2"); exit(2) }
             switch kv[0] {
             case "brightness": brightness = v
             case "contrast": contrast = v
             case "roll": roll = v
             case "crop" where v > 0 && v <= 1: crop = v
             case "turn" where [1, 2, 3].contains(Int(v)): turns = Int(v)
-            case "cutrow" where v == 1: cutsLowestRow = true
+            case "cutrow" where v == 1 || v == 2: cutsRow = v == 1 ? .lowest : .highest
             default: print("error: unknown variation \(kv[0])"); exit(2)
             }
         }
@@ -196,34 +200,44 @@ struct Variation {
             .downscaled(maxSide: DetectionInput.defaultMaxSide)
     }
 
-    /// Where `cutsLowestRow` cuts (normalized height): the middle of the lowest row of the truth's whole standing
-    /// spines, rows told apart by their middles (half a typical spine's height apart starts a new row).
-    static func lowestRowMiddle(_ t: Truth) -> Double? {
+    /// Where `cutsRow` cuts (normalized height): the middle of the lowest or highest row of the truth's whole
+    /// standing spines, rows told apart by their middles (half a typical spine's height apart starts a new row).
+    static func rowMiddle(_ t: Truth, _ which: RowCut) -> Double? {
         let spans = t.polygons.indices.filter { !t.polygons[$0].1 && !($0 < t.lying.count && t.lying[$0]) }
             .map { j in (t.polygons[j].0.map(\.y).min()!, t.polygons[j].0.map(\.y).max()!) }
         guard !spans.isEmpty else { return nil }
         let typical = spans.map { $0.1 - $0.0 }.sorted()[spans.count / 2]
-        var lowest: (top: Double, bottom: Double, middle: Double)?
-        for (top, bottom) in spans.sorted(by: { $0.0 + $0.1 < $1.0 + $1.1 }) {
+        // Walked towards the cut's side, each spine joining the row of the one before it when their middles are
+        // close: the last row met is the one cut.
+        let sign = which == .lowest ? 1.0 : -1.0
+        var edgeRow: (top: Double, bottom: Double, middle: Double)?
+        for (top, bottom) in spans.sorted(by: { sign * ($0.0 + $0.1) < sign * ($1.0 + $1.1) }) {
             let middle = (top + bottom) / 2
-            if let l = lowest, middle - l.middle < 0.5 * typical {
-                lowest = (min(l.top, top), max(l.bottom, bottom), middle)
+            if let r = edgeRow, sign * (middle - r.middle) < 0.5 * typical {
+                edgeRow = (min(r.top, top), max(r.bottom, bottom), middle)
             } else {
-                lowest = (top, bottom, middle)
+                edgeRow = (top, bottom, middle)
             }
         }
-        return lowest.map { ($0.top + $0.bottom) / 2 }
+        return edgeRow.map { ($0.top + $0.bottom) / 2 }
     }
 
-    /// The photo decoded whole, cut at `lowestRowMiddle` and shrunk as a scan shrinks a photo (as `decodeCropped`).
-    func decodeCutAtLowestRow(_ t: Truth) throws -> RGBImage {
+    /// The photo's rows of `window` (normalized heights) the cut keeps.
+    static func keptHeights(_ t: Truth, _ which: RowCut) -> ClosedRange<Double> {
+        let cut = rowMiddle(t, which)
+        return which == .lowest ? 0...(cut ?? 1) : (cut ?? 0)...1
+    }
+
+    /// The photo decoded whole, cut at `rowMiddle` and shrunk as a scan shrinks a photo (as `decodeCropped`).
+    func decodeCutAtRow(_ t: Truth, _ which: RowCut) throws -> RGBImage {
         let full = try ImageDecoder.decode(fileAt: t.imagePath)
-        let cut = Self.lowestRowMiddle(t) ?? 1
-        return full.cropped(x: 0, y: 0, width: full.width, height: max(8, Int((Double(full.height) * cut).rounded())))
+        let kept = Self.keptHeights(t, which), h = Double(full.height)
+        let top = Int((h * kept.lowerBound).rounded()), bottom = Int((h * kept.upperBound).rounded())
+        return full.cropped(x: 0, y: min(top, full.height - 8), width: full.width, height: max(8, bottom - top))
             .downscaled(maxSide: DetectionInput.defaultMaxSide)
     }
 
-    var isIdentity: Bool { brightness == 1 && contrast == 1 && roll == 0 && crop == 1 && turns == 0 && !cutsLowestRow }
+    var isIdentity: Bool { brightness == 1 && contrast == 1 && roll == 0 && crop == 1 && turns == 0 && cutsRow == nil }
 
     func apply(_ image: RGBImage, _ truth: Truth) -> (RGBImage, Truth) {
         guard !isIdentity else { return (image, truth) }
@@ -239,10 +253,11 @@ struct Variation {
             // A cut spine is what is left of it in the frame, don't-care: a box on that part is neither right nor wrong.
             t = t.cut(to: window, scoredFrom: 0.9, keepWholeFrom: 0.9) { Point(x: ($0.x - left) / share, y: $0.y) }
         }
-        if cutsLowestRow, let cut = Self.lowestRowMiddle(truth) {
-            // `image` is the cut photo already (`decodeCutAtLowestRow`); the truth follows it, before any roll.
-            let window = [Point(x: -1, y: 0), Point(x: 2, y: 0), Point(x: 2, y: cut), Point(x: -1, y: cut)]
-            t = t.cut(to: window, scoredFrom: 0.4, keepWholeFrom: 1) { Point(x: $0.x, y: $0.y / cut) }
+        if let which = cutsRow {
+            // `image` is the cut photo already (`decodeCutAtRow`); the truth follows it, before any roll.
+            let kept = Self.keptHeights(truth, which), top = kept.lowerBound, share = kept.upperBound - kept.lowerBound
+            let window = [Point(x: -1, y: top), Point(x: 2, y: top), Point(x: 2, y: kept.upperBound), Point(x: -1, y: kept.upperBound)]
+            t = t.cut(to: window, scoredFrom: 0.4, keepWholeFrom: 1) { Point(x: $0.x, y: ($0.y - top) / share) }
         }
         if roll != 0 {
             let w = Double(img.width), h = Double(img.height), a = roll * .pi / 180

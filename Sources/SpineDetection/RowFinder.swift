@@ -60,6 +60,9 @@ enum RowFinder {
     /// Whether a band reaches the photo's bottom edge (within a closed gap): no board under it is in view.
     static func runsOutOfBottom(_ b: Band, height h: Int) -> Bool { b.bottom >= h - 1 - gapClosed(height: h) }
 
+    /// Whether a band reaches the photo's top edge (within a closed gap): its books' tops may be out of view.
+    static func runsOutOfTop(_ b: Band, height h: Int) -> Bool { b.top <= gapClosed(height: h) }
+
     static func boxSmooth(_ a: [Double], radius: Int) -> [Double] {
         let n = a.count
         guard n > 0 else { return a }

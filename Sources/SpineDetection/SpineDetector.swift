@@ -65,9 +65,12 @@ public struct SpineDetector: Sendable {
             boardOnly = Set(all.indices.filter { all[$0].1 })
         }
         var standing: [(quad: Quad, lying: Bool)] = []
-        // A row the photo's bottom edge cuts off stands as tall as the photo's other rows (their median), and its
-        // spines are as wide as theirs for that height.
-        let wholeRows = bands.filter { !RowFinder.runsOutOfBottom($0, height: maps.height) }
+        // A row the photo's bottom edge cuts off (or its top edge, with `topCutRows`) stands as tall as the photo's
+        // other rows (their median), and its spines are as wide as theirs for that height.
+        let cutOff = { (b: RowFinder.Band) in
+            RowFinder.runsOutOfBottom(b, height: maps.height) || (p.topCutRows == true && RowFinder.runsOutOfTop(b, height: maps.height))
+        }
+        let wholeRows = bands.filter { !cutOff($0) }
             .map { Double($0.bottom - $0.top + 1) }.sorted()
         for (bandIndex, band) in bands.enumerated() {
             defer { ceiling = band.bottom + 1 }
@@ -76,7 +79,7 @@ public struct SpineDetector: Sendable {
             let atCentre = { (y: Double) in (H / 2 + (y - H / 2) / cos(deskew?.angle ?? 0)) / H }
             rows.append(ShelfRow(index: rowIndex, top: atCentre(Double(band.top)), bottom: atCentre(Double(band.bottom + 1)),
                                  slope: deskew.map { tan($0.angle) * W / H } ?? 0))
-            let standsTaller = RowFinder.runsOutOfBottom(band, height: maps.height) && !wholeRows.isEmpty
+            let standsTaller = cutOff(band) && !wholeRows.isEmpty
                 ? wholeRows[wholeRows.count / 2] : nil
             var found = RowSpines.find(maps, band, ceiling: ceiling, lines: workingLines, rowHeight: standsTaller, p)
             if boardOnly.contains(bandIndex) { found = found.filter(\.lying) }
@@ -102,7 +105,8 @@ public struct SpineDetector: Sendable {
                 let textCues = TextSupport.rowCues(printed: printed)
                 let likeness = Self.likeNeighbours(found), inRow = BoxAppearance.widthsInRow(found)
                 return found.enumerated().map { k, s in
-                    let c = Self.cues(s, rowHeight: rowH, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
+                    let wholeHeight = p.cutRowsScoredWhole == true ? standsTaller.flatMap { Self.underPrintAcross(s.quad, across ?? []) ? nil : $0 } : nil
+                    let c = Self.cues(s, rowHeight: rowH, widthsAgainst: wholeHeight, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
                         + [likeness[k], Self.sidesRunThrough(maps, s, rowHeight: rowH)]
                     let grid = looksOf[s.quad] ?? BoxAppearance.features(maps, s.quad)
                     looksOf[s.quad] = grid
@@ -243,7 +247,9 @@ public struct SpineDetector: Sendable {
     /// Width over row height of a typical standing spine (the segmenter's prior median).
     static let typicalWidthRatio = 0.09
 
-    static func cues(_ s: RowSpines.Found, rowHeight: Double, support: Double, rowEnd: Bool = false) -> [Double] {
+    /// `widthsAgainst`: how tall the row's books stand when the photo cuts them off (`RowSpines.find`'s `rowHeight`):
+    /// a box's width is judged against it, its height against the part in view.
+    static func cues(_ s: RowSpines.Found, rowHeight: Double, widthsAgainst: Double? = nil, support: Double, rowEnd: Bool = false) -> [Double] {
         let q = s.quad
         // Across and along the book as it stands (a lying book's quad is already turned upright).
         let across = (hypot(q.topRight.x - q.topLeft.x, q.topRight.y - q.topLeft.y)
@@ -251,7 +257,7 @@ public struct SpineDetector: Sendable {
         let along = (hypot(q.bottomLeft.x - q.topLeft.x, q.bottomLeft.y - q.topLeft.y)
                      + hypot(q.bottomRight.x - q.topRight.x, q.bottomRight.y - q.topRight.y)) / 2
         let rowH = max(1, rowHeight)
-        let logWidth = log(max(1e-3, across / rowH)) - log(typicalWidthRatio)
+        let logWidth = log(max(1e-3, across / max(rowH, widthsAgainst ?? 0))) - log(typicalWidthRatio)
         return [s.confidence, support, max(0, -logWidth), max(0, logWidth), s.lying ? 0 : min(2, along / rowH), s.lying ? 1 : 0,
                 min(1, s.texture / 0.05), rowEnd ? 1 : 0, min(1, s.chroma / 80), min(1, s.lumaSD / 60)]
     }
@@ -292,6 +298,19 @@ public struct SpineDetector: Sendable {
         }
         let seen = [ratio(max(0, top - reach), top - 3), ratio(foot + 3, min(m.height - 1, foot + reach))].compactMap { $0 }
         return seen.min() ?? 0
+    }
+
+    /// Whether print running across the photo, more than twice as long as `q` is wide, crosses `q` or ends at it
+    /// (within the line's thickness: a lying book's logo at the end of its title): `q` is then a piece of a book
+    /// lying down, not a spine of its own, and a cut row's taller height would make it look like one.
+    static func underPrintAcross(_ q: Quad, _ lines: [LyingBooks.Line]) -> Bool {
+        let xs = q.points.map(\.x), ys = q.points.map(\.y)
+        guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return false }
+        return lines.contains { l in
+            let lx = l.corners.map(\.x), ly = l.corners.map(\.y)
+            guard let lx0 = lx.min(), let lx1 = lx.max(), let ly0 = ly.min(), let ly1 = ly.max() else { return false }
+            return l.length > 2 * (x1 - x0) && lx0 - l.thickness < x1 && lx1 + l.thickness > x0 && ly0 <= y1 && ly1 >= y0
+        }
     }
 
     /// Logistic model: `logOdds` squashed to 0...1, so 0.5 means even odds on the data it was fitted on.

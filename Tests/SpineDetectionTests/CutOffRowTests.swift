@@ -93,6 +93,66 @@ import ShelfImage
         #expect(!standsWhole(RowSpines.find(maps, band, ceiling: 254, p)))
     }
 
+    /// A row whose tops lie past the photo's top edge, standing on a board, and a whole row below it.
+    private struct TopCutScene {
+        var shelf = DrawnShelf(width: 640, height: 480)
+        var cutOff: [Quad] = []
+
+        init(widths: [Double] = [50, 42, 56, 46, 52, 40, 58, 44, 48, 54, 46]) {
+            // Feet at y 100: the photo shows their lower 100 px of 200 to 220.
+            shelf.standing(from: 24, floorY: 100, widths: widths, heights: [220, 200, 210], colourOffset: 4)
+            cutOff = shelf.spines.map { s in
+                Quad(topLeft: Point(x: s.bottomLeft.x, y: 0), topRight: Point(x: s.bottomRight.x, y: 0),
+                     bottomRight: s.bottomRight, bottomLeft: s.bottomLeft)
+            }
+            shelf.board(y: 100, thickness: 24)
+            shelf.standing(from: 20, floorY: 420, widths: [44, 52, 40, 58, 48, 42, 54, 46, 60, 44, 50, 46], heights: [210, 200, 220])
+            shelf.board(y: 420, thickness: 24)
+        }
+
+        /// A title running down each cut-off spine's part in view, normalized, as the text detector finds them.
+        var titles: [TextLine] {
+            cutOff.map { q in
+                let cx = (q.topLeft.x + q.topRight.x) / 2, w = q.topRight.x - q.topLeft.x
+                let x0 = (cx - 0.15 * w) / 640, x1 = (cx + 0.15 * w) / 640, y0 = 4.0 / 480, y1 = 85.0 / 480
+                return TextLine(quad: Quad(topLeft: Point(x: x0, y: y0), topRight: Point(x: x1, y: y0),
+                                           bottomRight: Point(x: x1, y: y1), bottomLeft: Point(x: x0, y: y1)), score: 0.9)
+            }
+        }
+    }
+
+    @Test func aRowCutOffByThePhotosTopIsBoxedAsTallAsTheRowBelow() {
+        // Books 56 to 70 px wide, of which about 100 px show: too wide for spines that short, not for spines of
+        // the 200-220 px the row below stands.
+        let scene = TopCutScene(widths: [50, 64, 56, 46, 70, 40, 58, 66, 48, 54])
+        let evidence = Self.printed(scene.titles)
+        let p = DetectorParameters.bundled
+        let found = matched(SpineDetector(parameters: p).detect(scene.shelf.image, text: evidence), scene.cutOff)
+        var off = p
+        off.topCutRows = false
+        off.cutRowsScoredWhole = false
+        let without = matched(SpineDetector(parameters: off).detect(scene.shelf.image, text: evidence), scene.cutOff)
+        #expect(found >= scene.cutOff.count - 2, "\(found) of \(scene.cutOff.count) cut-off books found")
+        #expect(without <= found - 2, "\(found) with the rules, \(without) without")
+    }
+
+    @Test func aBoxAtTheEndOfPrintRunningAcrossIsAPieceOfALyingBook() {
+        // A lying book's title, 240 px long and 20 thick, from x 380 to 620 at y 30-50.
+        func line(_ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double) -> LyingBooks.Line {
+            LyingBooks.Line(centre: Point(x: (x0 + x1) / 2, y: (y0 + y1) / 2), along: Point(x: 1, y: 0), length: x1 - x0,
+                            thickness: y1 - y0, corners: [Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1)])
+        }
+        func box(_ x0: Double, _ x1: Double) -> Quad {
+            Quad(topLeft: Point(x: x0, y: 20), topRight: Point(x: x1, y: 20), bottomRight: Point(x: x1, y: 55), bottomLeft: Point(x: x0, y: 55))
+        }
+        let title = [line(380, 620, 30, 50)]
+        #expect(SpineDetector.underPrintAcross(box(350, 375), title), "its logo end, within the line's thickness")
+        #expect(SpineDetector.underPrintAcross(box(450, 480), title), "under the title")
+        #expect(!SpineDetector.underPrintAcross(box(300, 330), title), "a spine beside the lying book")
+        // A standing spine's own word across it is not twice as long as the spine is wide.
+        #expect(!SpineDetector.underPrintAcross(box(100, 140), [line(105, 135, 30, 40)]))
+    }
+
     @Test func printLyingAcrossAFloorDoesNotMakeItARow() {
         let scene = Scene()
         let p = DetectorParameters.bundled
