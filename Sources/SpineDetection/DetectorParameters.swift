@@ -160,6 +160,11 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// from close by, a library's rows seen one frame at a time), whose titles are in view. A floor, a pavement
     /// or a radiator carries no such print. Absent: never.
     public var footlessRowMinPrintLines: Int?
+    /// Where the text cue ran, a band running out of the photo's bottom is searched for its print alone
+    /// (`footlessRowMinPrintLines`), whatever its height: a close-up of one row carries its titles, while the floor
+    /// under a bookcase fills more than half of a photo that cuts the bookcase off above its lowest shelf. Without
+    /// the cue, `footlessRowMinHeight` decides as before. Absent or false: either keeps the band.
+    public var closeUpRowsNeedPrint: Bool?
     /// A row the photo's top edge cuts off (its band starts at the top, the books' tops out of view) stands as tall
     /// as the photo's whole rows, as one the bottom edge cuts off does: its spines' widths are judged against that
     /// height, not the part in view. Absent or false: against the part in view.
@@ -217,9 +222,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.24); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.25); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.24", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.25", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -233,7 +238,7 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-4.9216, 7.8433, 10.4514, -2.2043, -2.0748, -3.3036, -6.6103, 0.0000, 0.0000, 0.0790, 2.8499, 1.6159, -3.2344, -1.6296, -0.7206, -0.7551, -2.9217],
         textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSeedMinAspect: 2, textSplitsMerges: true,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
-        rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, footlessRowMinPrintLines: 2, topCutRows: true, cutRowsScoredWhole: true, dropsFramedPictures: true, textLowersTops: 0.7,
+        rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, footlessRowMinPrintLines: 2, closeUpRowsNeedPrint: true, topCutRows: true, cutRowsScoredWhole: true, dropsFramedPictures: true, textLowersTops: 0.7,
         boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true,
         stacksInDroppedMinWidthRatio: 0.25, lowerTopMinCoverage: 0.6, lowerTopBelowConfidence: 0.9, lowerTopMaxTextureAbove: 0.6,
         weakRowsKeepLying: true, boardRows: true, stacksInFront: true)

@@ -7,8 +7,9 @@ enum RowFinder {
     struct Band { var top: Int; var bottom: Int }
 
     /// `cutOff`: whether a band running out of the photo's bottom holds books cut off by the photo's edge
-    /// (their print runs up it) rather than a floor; such a band is kept. Nil: none is.
-    static func rows(_ maps: EdgeMaps, _ p: DetectorParameters, cutOff: ((Band) -> Bool)? = nil) -> [Band] {
+    /// (their print runs up it) rather than a floor; such a band is kept. Nil: none is. `byHeight`: whether such a
+    /// band is kept for its height alone (`footlessRowMinHeight`).
+    static func rows(_ maps: EdgeMaps, _ p: DetectorParameters, cutOff: ((Band) -> Bool)? = nil, byHeight: Bool = true) -> [Band] {
         let w = maps.width, h = maps.height
         guard w > 2, h > 2 else { return [] }
         var cover = [Double](repeating: 0, count: h)
@@ -37,12 +38,12 @@ enum RowFinder {
         }
         // Close small gaps (a label strip or a glare streak across the books) before the length check. A band
         // that runs out of the photo's bottom (within such a gap) shows no feet: a floor, or books cut off, so
-        // nothing to box, unless it fills most of the photo (one row seen close up) or `cutOff` finds books in
-        // it. It is left out before gaps close: joined to the row above a thin board, it would take that row
+        // nothing to box, unless it fills most of the photo (one row seen close up; `byHeight`) or `cutOff` finds
+        // books in it. It is left out before gaps close: joined to the row above a thin board, it would take that row
         // down with it.
         let gap = gapClosed(height: h)
         var merged: [Band] = []
-        let closeUp = p.footlessRowMinHeight.map { Int($0 * Double(h)) } ?? Int.max
+        let closeUp = byHeight ? p.footlessRowMinHeight.map { Int($0 * Double(h)) } ?? Int.max : Int.max
         for b in bands where !(p.rowsNeedVisibleFeet == true && runsOutOfBottom(b, height: h) && b.bottom - b.top + 1 < closeUp
                                 && !(cutOff?(b) ?? false)) {
             if let last = merged.last, b.top - last.bottom <= gap {

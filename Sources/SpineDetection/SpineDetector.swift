@@ -51,9 +51,11 @@ public struct SpineDetector: Sendable {
         let workingLines = (text?.lines ?? []).map { line in
             line.quad.points.map { pt in deskew?.levelled(Point(x: pt.x * W, y: pt.y * H)) ?? Point(x: pt.x * W, y: pt.y * H) }
         }
+        // Where the text cue ran, print decides (with `closeUpRowsNeedPrint`): a floor filling half a photo cut above
+        // it is no close-up of a row.
         var bands = RowFinder.rows(maps, p, cutOff: p.footlessRowMinPrintLines.map { n in
             { band in Self.holdsUprightPrint(band, lines: workingLines, minLines: n) }
-        })
+        }, byHeight: text == nil || p.closeUpRowsNeedPrint != true || p.footlessRowMinPrintLines == nil)
         // The print running across the photo, read once for the board rows and the lying-book search.
         let across = text.flatMap { t in p.lyingTextMaxAngle.flatMap { $0 > 0 ? LyingBooks.acrossLines(t, maps, deskew: deskew, maxAngle: $0) : nil } }
         // Boards with books lying on them and nothing standing, made rows of their own: only their lying books count.

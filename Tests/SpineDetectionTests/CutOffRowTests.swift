@@ -153,6 +153,34 @@ import ShelfImage
         #expect(!SpineDetector.underPrintAcross(box(100, 140), [line(105, 135, 30, 40)]))
     }
 
+    @Test func aFloorFillingHalfThePhotoIsNoCloseUpWhereTheTextCueRan() {
+        // A bookcase's row at the top, and under it floorboards running to the photo's bottom edge: 260 of 480 px.
+        var shelf = DrawnShelf(width: 640, height: 480)
+        shelf.standing(from: 20, floorY: 200, widths: [44, 52, 40, 58, 48, 42, 54, 46, 60, 44, 50, 46], heights: [170, 160, 180])
+        shelf.board(y: 200, thickness: 20)
+        shelf.rect(0, 220, 640, 260, (150, 110, 70))
+        for k in 0..<16 { shelf.rect(Double(k) * 40 + 6, 220, 22, 260, (110, 75, 45)) }
+        let titles = shelf.spines.map { q in
+            let cx = (q.topLeft.x + q.topRight.x) / 2, w = q.topRight.x - q.topLeft.x
+            let x0 = (cx - 0.15 * w) / 640, x1 = (cx + 0.15 * w) / 640, y0 = (q.topLeft.y + 15) / 480, y1 = (q.bottomLeft.y - 15) / 480
+            return TextLine(quad: Quad(topLeft: Point(x: x0, y: y0), topRight: Point(x: x1, y: y0),
+                                       bottomRight: Point(x: x1, y: y1), bottomLeft: Point(x: x0, y: y1)), score: 0.9)
+        }
+        let p = DetectorParameters.bundled
+        let maps = EdgeMaps(shelf.image, edgeFloor: p.edgeFloor, edgeCap: p.edgeCap)
+        let lines = titles.map { $0.quad.points.map { Point(x: $0.x * 640, y: $0.y * 480) } }
+        let cutOff = { (b: RowFinder.Band) in SpineDetector.holdsUprightPrint(b, lines: lines, minLines: 2) }
+        // Its height alone makes the floor a close-up of a row; its print (none) does not.
+        #expect(RowFinder.rows(maps, p, cutOff: cutOff, byHeight: true).contains { $0.top > 200 })
+        #expect(!RowFinder.rows(maps, p, cutOff: cutOff, byHeight: false).contains { $0.top > 200 })
+        let evidence = Self.printed(titles)
+        let onFloor = { (r: DetectionResult) in r.spines.filter { s in s.quad.points.allSatisfy { $0.y > 225.0 / 480 } }.count }
+        // The whole detector: no box on the floor, the books above found.
+        let result = SpineDetector(parameters: p).detect(shelf.image, text: evidence)
+        #expect(onFloor(result) == 0)
+        #expect(matched(result, shelf.spines) >= shelf.spines.count - 2)
+    }
+
     @Test func printLyingAcrossAFloorDoesNotMakeItARow() {
         let scene = Scene()
         let p = DetectorParameters.bundled
