@@ -222,7 +222,7 @@ struct Variation {
         return edgeRow.map { ($0.top + $0.bottom) / 2 }
     }
 
-    /// The photo's rows of `window` (normalized heights) the cut keeps.
+    /// The span of the photo's height (normalized) that the cut keeps: above the cut, or below it.
     static func keptHeights(_ t: Truth, _ which: RowCut) -> ClosedRange<Double> {
         let cut = rowMiddle(t, which)
         return which == .lowest ? 0...(cut ?? 1) : (cut ?? 0)...1

@@ -107,8 +107,10 @@ public struct SpineDetector: Sendable {
                 let textCues = TextSupport.rowCues(printed: printed)
                 let likeness = Self.likeNeighbours(found), inRow = BoxAppearance.widthsInRow(found)
                 return found.enumerated().map { k, s in
-                    let wholeHeight = p.cutRowsScoredWhole == true ? standsTaller.flatMap { Self.underPrintAcross(s.quad, across ?? []) ? nil : $0 } : nil
-                    let c = Self.cues(s, rowHeight: rowH, widthsAgainst: wholeHeight, support: support, rowEnd: k == 0 || k == found.count - 1) + textCues[k]
+                    let wholeHeight = p.cutRowsScoredWhole == true
+                        ? standsTaller.flatMap { Self.underPrintAcross(s.quad, across ?? []) ? nil : $0 } : nil
+                    let c = Self.cues(s, rowHeight: rowH, widthsAgainst: wholeHeight, support: support,
+                                      rowEnd: k == 0 || k == found.count - 1) + textCues[k]
                         + [likeness[k], Self.sidesRunThrough(maps, s, rowHeight: rowH)]
                     let grid = looksOf[s.quad] ?? BoxAppearance.features(maps, s.quad)
                     looksOf[s.quad] = grid
