@@ -61,7 +61,7 @@ enum RowSpines {
     /// `ceiling`: the lowest pixel row the spine tops may reach up to (just below the row above). `lines`: the
     /// text detector's lines (corners, working frame), which show a wide piece's stack by its print.
     /// `rowHeight`: how tall the row's books stand when more of them stands than the band shows (a row the photo's
-    /// bottom edge cuts off): the widths a spine may have are judged against it. Nil: the band's height.
+    /// bottom or top edge cuts off): the widths a spine may have are judged against it. Nil: the band's height.
     static func find(_ m: EdgeMaps, _ band: RowFinder.Band, ceiling: Int, lines: [[Point]] = [], rowHeight: Double? = nil,
                      _ p: DetectorParameters) -> [Found] {
         let w = m.width

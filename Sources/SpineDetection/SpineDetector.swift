@@ -53,9 +53,10 @@ public struct SpineDetector: Sendable {
         }
         // Where the text cue ran, print decides (with `closeUpRowsNeedPrint`): a floor filling half a photo cut above
         // it is no close-up of a row.
+        let printDecides = text != nil && p.closeUpRowsNeedPrint == true && p.footlessRowMinPrintLines != nil
         var bands = RowFinder.rows(maps, p, cutOff: p.footlessRowMinPrintLines.map { n in
             { band in Self.holdsUprightPrint(band, lines: workingLines, minLines: n) }
-        }, byHeight: text == nil || p.closeUpRowsNeedPrint != true || p.footlessRowMinPrintLines == nil)
+        }, byHeight: !printDecides)
         // The print running across the photo, read once for the board rows and the lying-book search.
         let across = text.flatMap { t in p.lyingTextMaxAngle.flatMap { $0 > 0 ? LyingBooks.acrossLines(t, maps, deskew: deskew, maxAngle: $0) : nil } }
         // Boards with books lying on them and nothing standing, made rows of their own: only their lying books count.
@@ -69,10 +70,10 @@ public struct SpineDetector: Sendable {
         var standing: [(quad: Quad, lying: Bool)] = []
         // A row the photo's bottom edge cuts off (or its top edge, with `topCutRows`) stands as tall as the photo's
         // other rows (their median), and its spines are as wide as theirs for that height.
-        let cutOff = { (b: RowFinder.Band) in
+        let cutByEdge = { (b: RowFinder.Band) in
             RowFinder.runsOutOfBottom(b, height: maps.height) || (p.topCutRows == true && RowFinder.runsOutOfTop(b, height: maps.height))
         }
-        let wholeRows = bands.filter { !cutOff($0) }
+        let wholeRows = bands.filter { !cutByEdge($0) }
             .map { Double($0.bottom - $0.top + 1) }.sorted()
         for (bandIndex, band) in bands.enumerated() {
             defer { ceiling = band.bottom + 1 }
@@ -81,7 +82,7 @@ public struct SpineDetector: Sendable {
             let atCentre = { (y: Double) in (H / 2 + (y - H / 2) / cos(deskew?.angle ?? 0)) / H }
             rows.append(ShelfRow(index: rowIndex, top: atCentre(Double(band.top)), bottom: atCentre(Double(band.bottom + 1)),
                                  slope: deskew.map { tan($0.angle) * W / H } ?? 0))
-            let standsTaller = cutOff(band) && !wholeRows.isEmpty
+            let standsTaller = cutByEdge(band) && !wholeRows.isEmpty
                 ? wholeRows[wholeRows.count / 2] : nil
             var found = RowSpines.find(maps, band, ceiling: ceiling, lines: workingLines, rowHeight: standsTaller, p)
             if boardOnly.contains(bandIndex) { found = found.filter(\.lying) }
