@@ -6,6 +6,7 @@
 //                             [--dump-boundaries FILE.csv] [--vary brightness=F,contrast=F,roll=DEG,crop=F,turn=1|2|3,cutrow=1|2]
 //                             [--bookfinder DIR (or env BOOKFINDER_DIR)] [--bookfinder-truth DIR] [--drafts DIR]
 //                             [--homes DIR (or env HOMES_DIR)] [--homes-truth DIR]
+//                             [--library-rows DIR (or env LIBRARY_ROWS_DIR)] [--library-rows-truth DIR]
 //                             [--dump-boxes FILE.csv] [--dump-classifier FILE.csv] [--no-text] [--text-side PX] [--overlay-text]
 //                             [--synthetic-hard DIR (made by scripts/make-hard-shelves.py)]
 //                             [--synthetic-train DIR (the same generator, another seed: training data for the fits; repeatable)]
@@ -567,6 +568,19 @@ if let dir = homesDir, fm.fileExists(atPath: dir) {
     }
 } else {
     print("note: home-shelf photos not found (set HOMES_DIR or --homes; scripts/fetch-home-shelves.sh), skipped")
+}
+
+// Library rows: close-ups of a university library's rows in China, from a collection no detector setting was fitted
+// on (Dianaaaa/book-spine-segmentation, MIT), extracted outside the repository by scripts/fetch-library-rows.sh;
+// ground truth in Benchmarks/library-rows-boxes (see its README). Held out: only measured.
+let libraryRowsDir = argument("--library-rows") ?? ProcessInfo.processInfo.environment["LIBRARY_ROWS_DIR"]
+if let dir = libraryRowsDir, fm.fileExists(atPath: dir) {
+    let rows = truths(in: argument("--library-rows-truth") ?? "Benchmarks/library-rows-boxes", imageDir: dir)
+    if rows.isEmpty { print("note: no annotated library-row photos found in \(dir), skipped") } else {
+        _ = evaluate("library rows (held out)", rows, detector: detector, overlays: overlays, dump: nil, boxes: boxDump, looks: classifierDump)
+    }
+} else {
+    print("note: library-row photos not found (set LIBRARY_ROWS_DIR or --library-rows; scripts/fetch-library-rows.sh), skipped")
 }
 
 // Timing: the scan path's decode (file read, DCT-scaled decode, shrink to 1280) + detect, per large JPEG,
