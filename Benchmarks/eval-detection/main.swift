@@ -570,14 +570,17 @@ if let dir = homesDir, fm.fileExists(atPath: dir) {
     print("note: home-shelf photos not found (set HOMES_DIR or --homes; scripts/fetch-home-shelves.sh), skipped")
 }
 
-// Library rows: close-ups of a university library's rows in China, from a collection no detector setting was fitted
-// on (Dianaaaa/book-spine-segmentation, MIT), extracted outside the repository by scripts/fetch-library-rows.sh;
-// ground truth in Benchmarks/library-rows-boxes (see its README). Held out: only measured.
+// Library rows: close-ups of a university library's rows in China (Dianaaaa/book-spine-segmentation, MIT), extracted
+// outside the repository by scripts/fetch-library-rows.sh; ground truth in Benchmarks/library-rows-boxes (see its
+// README). Split by shelf, as the photos' numbers run along them: 01-10 may be chosen on, 11-20 are only measured.
 let libraryRowsDir = argument("--library-rows") ?? ProcessInfo.processInfo.environment["LIBRARY_ROWS_DIR"]
 if let dir = libraryRowsDir, fm.fileExists(atPath: dir) {
     let rows = truths(in: argument("--library-rows-truth") ?? "Benchmarks/library-rows-boxes", imageDir: dir)
+    let heldOut = { (name: String) in (Int(name.split(separator: "-").last ?? "") ?? 0) > 10 }
     if rows.isEmpty { print("note: no annotated library-row photos found in \(dir), skipped") } else {
-        _ = evaluate("library rows (held out)", rows, detector: detector, overlays: overlays, dump: nil, boxes: boxDump, looks: classifierDump)
+        let train = rows.filter { !heldOut($0.0) }, held = rows.filter { heldOut($0.0) }
+        if !train.isEmpty { _ = evaluate("library rows, choosing", train, detector: detector, overlays: overlays, dump: nil, boxes: boxDump, looks: classifierDump) }
+        if !held.isEmpty { _ = evaluate("library rows, held out", held, detector: detector, overlays: overlays, dump: nil, boxes: boxDump, looks: classifierDump) }
     }
 } else {
     print("note: library-row photos not found (set LIBRARY_ROWS_DIR or --library-rows; scripts/fetch-library-rows.sh), skipped")

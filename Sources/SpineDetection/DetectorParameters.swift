@@ -135,6 +135,12 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// A box wider than the row's typical spine holding two title lines side by side with a clear edge
     /// between them is split along it (see `TextSupport.splittingMerges`). Absent or false: not split.
     public var textSplitsMerges: Bool?
+    /// The share of a title line's thickness, on either side, that the split takes for the text detector's margin
+    /// rather than print: two neighbouring books' title boxes touch or overlap by that much, their letters do not.
+    /// Absent: 0 (the boxes' whole extent).
+    public var textSplitMargin: Double?
+    /// How many times one box may be split (three books boxed together take two cuts). Absent: 1.
+    public var textSplitCuts: Int?
     /// Lying books found from print (LyingBooks): text lines within this many degrees of horizontal
     /// that no standing box holds are grouped into one book's (or one stack's) print. Absent: the
     /// lying-book finder is off.
@@ -222,9 +228,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.25); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.26); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.25", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.26", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -237,6 +243,7 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         confidenceModel: [-7.2041, 11.6084, 9.1782, -3.3546, -1.8669, -3.8071, -8.5142, 0.0000, 0.0000, 0.1082, 4.1191, 0.0000, 0.0000, 0.0000, 0.0000, -0.4906, -3.6349],
         minCalibratedConfidence: 0.3, topColourWeight: 0.6, textConfidenceModel: [-4.9216, 7.8433, 10.4514, -2.2043, -2.0748, -3.3036, -6.6103, 0.0000, 0.0000, 0.0790, 2.8499, 1.6159, -3.2344, -1.6296, -0.7206, -0.7551, -2.9217],
         textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSeedMinAspect: 2, textSplitsMerges: true,
+        textSplitMargin: 0.1, textSplitCuts: 2,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
         rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, footlessRowMinPrintLines: 2, closeUpRowsNeedPrint: true, topCutRows: true, cutRowsScoredWhole: true, dropsFramedPictures: true, textLowersTops: 0.7,
         boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true,

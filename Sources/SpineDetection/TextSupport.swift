@@ -270,6 +270,11 @@ extension TextSupport {
     /// along that edge. A wider box than the row's typical spine only; the edge must stand out as a seeded
     /// spine's sides must, so a title and its author's name on one cover do not split it.
     ///
+    /// Each title counts by its letters, not by the text detector's box, which reaches past them
+    /// (`textSplitMargin`): on thin books of one series pressed together, neighbours' boxes touch or overlap,
+    /// and no gap between titles was left to cut in. A piece still wider than the typical spine, holding two
+    /// titles, is split again, up to `textSplitCuts` cuts per box: three books boxed together.
+    ///
     /// `found`: one row's boxes left to right and `lines` the photo's text lines, both in the working frame.
     static func splittingMerges(_ found: [RowSpines.Found], lines: [[Point]], _ m: EdgeMaps, _ band: RowFinder.Band,
                                 _ p: DetectorParameters, maxAlongAngleDegrees: Double = 10) -> [RowSpines.Found] {
@@ -279,15 +284,16 @@ extension TextSupport {
         let rowH = Double(band.bottom - band.top + 1)
         let yc = Double(band.top + band.bottom) / 2
         let cosMax = cos(maxAlongAngleDegrees * .pi / 180)
+        let margin = p.textSplitMargin ?? 0
         func side(_ top: Point, _ bottom: Point) -> RowSpines.Line { RowSpines.Line(through: top, bottom, yc: yc) }
-        var out: [RowSpines.Found] = []
-        for f in found {
-            guard !f.lying, width(f.quad) > typical else { out.append(f); continue }
+        /// The box cut in two along the strongest edge between two of its titles, or nil.
+        func split(_ f: RowSpines.Found) -> (RowSpines.Found, RowSpines.Found)? {
+            guard !f.lying, width(f.quad) > typical else { return nil }
             let q = f.quad
             let left = side(q.topLeft, q.bottomLeft), right = side(q.topRight, q.bottomRight)
             let slope = (left.slope + right.slope) / 2
             let axis = Point(x: slope / (1 + slope * slope).squareRoot(), y: 1 / (1 + slope * slope).squareRoot())
-            // Each title's extent across, as x at the row's middle height along the box's slope.
+            // Each title's letters across, as x at the row's middle height along the box's slope.
             let spans = lines.compactMap { line -> ClosedRange<Double>? in
                 let dx = line[1].x - line[0].x, dy = line[1].y - line[0].y
                 let length = hypot(dx, dy), thickness = hypot(line[3].x - line[0].x, line[3].y - line[0].y)
@@ -295,7 +301,8 @@ extension TextSupport {
                 guard length > 0, abs(dx * axis.x + dy * axis.y) / length >= cosMax, length >= 3 * thickness,
                       TextEvidence.contains(q.points, centre) else { return nil }
                 let xs = line.map { $0.x + (yc - $0.y) * slope }
-                return xs.min()!...xs.max()!
+                let inset = margin * (xs.max()! - xs.min()!)
+                return (xs.min()! + inset)...(xs.max()! - inset)
             }.sorted { $0.lowerBound < $1.lowerBound }
             let minWidth = p.minWidthRatio * rowH
             var best: (x: Double, strength: Double)?
@@ -305,19 +312,32 @@ extension TextSupport {
                     if s > (best?.strength ?? 0.3) { best = (x, s) }
                 }
             }
-            guard let cut = best else { out.append(f); continue }
+            guard let cut = best else { return nil }
             let line = RowSpines.Line(x: cut.x, slope: slope)
             var l = f, r = f
             l.quad = Quad(topLeft: q.topLeft, topRight: Point(x: line.at(q.topRight.y, yc), y: q.topRight.y),
                           bottomRight: Point(x: line.at(q.bottomRight.y, yc), y: q.bottomRight.y), bottomLeft: q.bottomLeft)
             r.quad = Quad(topLeft: Point(x: line.at(q.topLeft.y, yc), y: q.topLeft.y), topRight: q.topRight,
                           bottomRight: q.bottomRight, bottomLeft: Point(x: line.at(q.bottomLeft.y, yc), y: q.bottomLeft.y))
-            for var piece in [l, r] {
+            func measure(_ piece: inout RowSpines.Found) {
                 let pq = piece.quad
-                let inside = RowSpines.interior(m, top: Int(pq.topLeft.y), bottom: Int(pq.bottomLeft.y) - 1,
-                                                left: side(pq.topLeft, pq.bottomLeft), right: side(pq.topRight, pq.bottomRight), yc: yc)
-                piece.measured(inside)
-                out.append(piece)
+                piece.measured(RowSpines.interior(m, top: Int(pq.topLeft.y), bottom: Int(pq.bottomLeft.y) - 1,
+                                                  left: side(pq.topLeft, pq.bottomLeft), right: side(pq.topRight, pq.bottomRight), yc: yc))
+            }
+            measure(&l); measure(&r)
+            return (l, r)
+        }
+        var out: [RowSpines.Found] = []
+        for f in found {
+            // Left to right: a piece is cut again while cuts are left, its left part before its right.
+            var pending = [f], cuts = 0
+            while let piece = pending.popLast() {
+                if cuts < max(1, p.textSplitCuts ?? 1), let (l, r) = split(piece) {
+                    cuts += 1
+                    pending.append(r); pending.append(l)
+                } else {
+                    out.append(piece)
+                }
             }
         }
         return out

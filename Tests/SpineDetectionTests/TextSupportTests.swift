@@ -240,6 +240,40 @@ import ShelfImage
         #expect(TextSupport.splittingMerges(all, lines: twoLines, maps, band, detector.parameters).map(\.quad) == all.map(\.quad))
     }
 
+    @Test func threeThinBooksWhoseTitleBoxesTouchAreCutApart() throws {
+        // Three thin books of a row of them in one box, each title's box as wide as its book and a little more, so that
+        // neighbours' boxes overlap as the text detector's do on thin books of one series pressed together.
+        var shelf = DrawnShelf(width: 640, height: 440)
+        shelf.board(y: 330, thickness: 60)
+        shelf.standing(from: 60, floorY: 330, widths: [48, 22, 24, 20, 23, 21, 25, 22, 24, 50], heights: [230, 215, 240])
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(shelf.image)
+        let band = try #require(RowFinder.rows(maps, detector.parameters).first)
+        let all = RowSpines.find(maps, band, ceiling: 0, detector.parameters)
+        try #require(all.count == 10, "\(all.count) boxes on the drawn row")
+        let books = all[2...4].map(\.quad)
+        var merged = all[2]
+        merged.quad = Quad(topLeft: books[0].topLeft, topRight: books[2].topRight, bottomRight: books[2].bottomRight,
+                           bottomLeft: books[0].bottomLeft)
+        var cut = all
+        cut.replaceSubrange(2...4, with: [merged])
+        let titles = books.map { title(on: $0, halfWidth: 0.55) }
+        func found(_ p: DetectorParameters) -> Int {
+            let split = TextSupport.splittingMerges(cut, lines: titles, maps, band, p)
+            return books.filter { book in split.contains { PolygonIoU.iou($0.quad, book) > 0.8 } }.count
+        }
+        #expect(found(detector.parameters) == 3)
+        let split = TextSupport.splittingMerges(cut, lines: titles, maps, band, detector.parameters)
+        #expect(split.map { $0.quad.topLeft.x } == split.map { $0.quad.topLeft.x }.sorted())
+        // Taking the titles' whole boxes, no gap is left between them to cut in; with one cut, one book stays merged.
+        var whole = detector.parameters
+        whole.textSplitMargin = 0
+        #expect(found(whole) == 0)
+        var once = detector.parameters
+        once.textSplitCuts = 1
+        #expect(found(once) == 1)
+    }
+
     /// A row with a short stack of four books lying spine-on between standing ones, the wall above the stack
     /// empty; each lying spine's title runs across it. Returns the stack's books (working frame).
     private func stackShelf() -> (shelf: DrawnShelf, books: [Quad], titles: [[Point]]) {
