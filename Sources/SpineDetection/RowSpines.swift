@@ -238,7 +238,8 @@ enum RowSpines {
             // beside a leaning book.
             if abs(atan(left0.slope) - atan(right0.slope)) * 180 / .pi > p.maxSideAngleDegrees { continue }
             let reach = max(ceiling, band.top - Int(p.topReach * rowH))
-            var (top, bottom) = verticalExtent(m, RowFinder.Band(top: reach, bottom: band.bottom), left: left, right: right, yc: yc, p)
+            let atPhotoTop = p.topsAtPhotoEdge == true && reach <= 0 && RowFinder.runsOutOfTop(band, height: m.height)
+            var (top, bottom) = verticalExtent(m, RowFinder.Band(top: reach, bottom: band.bottom), left: left, right: right, yc: yc, atPhotoTop: atPhotoTop, p)
             if let footReach = p.footReach, footReach > 0 {
                 bottom = foot(m, band, left: left, right: right, yc: yc, reach: Int(footReach * rowH), p)
             }
@@ -362,8 +363,11 @@ enum RowSpines {
 
     /// The spine's top: the highest full-width horizontal edge in the upper part of the row; books stand
     /// on the board, so the bottom is the row's bottom unless a full-width edge sits just above it.
+    /// `atPhotoTop`: the search starts at the photo's top edge, which cuts the row off. There the edge stands for
+    /// the book's top as far as its sides run up to it: a book taller than the part in view has no top edge to
+    /// find, and the strongest line across it below (a call-number sticker, a band of its cover) was taken.
     static func verticalExtent(_ m: EdgeMaps, _ band: RowFinder.Band, left: Line, right: Line, yc: Double,
-                               searched: Double = 0.6, _ p: DetectorParameters) -> (Double, Double) {
+                               searched: Double = 0.6, atPhotoTop: Bool = false, _ p: DetectorParameters) -> (Double, Double) {
         let cov = horizontalCoverage(m, band, left: left, right: right, yc: yc)
         let n = cov.count
         var top = Double(band.top), bottom = Double(band.bottom + 1)
@@ -383,7 +387,7 @@ enum RowSpines {
         for i in 0..<upper {
             let below = (prefix[min(n, i + win)] - prefix[i]) / Double(min(n, i + win) - i)
             let above = i == 0 ? 0 : (prefix[i] - prefix[max(0, i - win)]) / Double(i - max(0, i - win))
-            var v = cov[i] + p.topSideWeight * (below - above)
+            var v = (i == 0 && atPhotoTop ? max(cov[i], below) : cov[i]) + p.topSideWeight * (below - above)
             if let colour, let weight = p.topColourWeight, i > 0 {
                 var d2 = 0.0
                 for c in 0..<3 {

@@ -136,6 +136,35 @@ import ShelfImage
         #expect(without <= found - 2, "\(found) with the rules, \(without) without")
     }
 
+    @Test func aBookTallerThanThePhotoRunsUpToItsTopEdgeNotToItsSticker() {
+        // One row seen close up, its feet at y 400 and its tops out of the picture; a pale call-number sticker
+        // across each spine at y 160-200, whose top edge is the strongest line across the books.
+        var shelf = DrawnShelf(width: 640, height: 480)
+        let widths: [Double] = [50, 42, 56, 46, 52, 40, 58, 44, 48, 54, 46]
+        shelf.standing(from: 24, floorY: 400, widths: widths, heights: [640, 620, 660])
+        shelf.board(y: 400, thickness: 40)
+        let books = shelf.spines.map { s in
+            Quad(topLeft: Point(x: s.bottomLeft.x, y: 0), topRight: Point(x: s.bottomRight.x, y: 0), bottomRight: s.bottomRight, bottomLeft: s.bottomLeft)
+        }
+        for q in books { shelf.rect(q.topLeft.x + 4, 160, q.topRight.x - q.topLeft.x - 8, 40, (235, 235, 225)) }
+        let titles = books.map { q in
+            let cx = (q.topLeft.x + q.topRight.x) / 2, w = q.topRight.x - q.topLeft.x
+            let x0 = (cx - 0.15 * w) / 640, x1 = (cx + 0.15 * w) / 640, y0 = 20.0 / 480, y1 = 150.0 / 480
+            return TextLine(quad: Quad(topLeft: Point(x: x0, y: y0), topRight: Point(x: x1, y: y0),
+                                       bottomRight: Point(x: x1, y: y1), bottomLeft: Point(x: x0, y: y1)), score: 0.9)
+        }
+        let evidence = Self.printed(titles)
+        func tops(_ p: DetectorParameters) -> [Int] {
+            SpineDetector(parameters: p).detect(shelf.image, text: evidence).spines.map { Int($0.quad.points.map(\.y).min()! * 480) }
+        }
+        let with = tops(DetectorParameters.bundled)
+        var off = DetectorParameters.bundled
+        off.topsAtPhotoEdge = false
+        let without = tops(off)
+        #expect(with.count >= books.count - 1 && with.filter { $0 < 12 }.count >= books.count - 1, "tops \(with)")
+        #expect(without.filter { $0 < 12 }.count <= books.count / 2, "tops without the rule \(without)")
+    }
+
     @Test func aBoxAtTheEndOfPrintRunningAcrossIsAPieceOfALyingBook() {
         // A lying book's title, 240 px long and 20 thick, from x 380 to 620 at y 30-50.
         func line(_ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double) -> LyingBooks.Line {
