@@ -178,6 +178,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
     /// In a row the photo's top edge cuts off, a box's top may be the photo's edge, where its sides run up to it
     /// (see `RowSpines.verticalExtent`). Absent or false: the strongest line across the box is its top.
     public var topsAtPhotoEdge: Bool?
+    /// The row finder's smoothing and closed gaps scale with nine sixteenths of a photo's width where that is more
+    /// than its height (see `RowFinder.rowScale`). Absent or false: with its height.
+    public var rowScaleByWidth: Bool?
     /// A cut row's boxes (either edge) are scored with their widths against the height its books stand, as they
     /// were cut, not against the part in view, which makes every whole spine in it look too wide to be one; a
     /// piece of a book lying under print running across it keeps the part in view's. Absent or false: the part
@@ -231,9 +234,9 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         try JSONDecoder().decode(DetectorParameters.self, from: ShelfModels.data(file, in: "detection"))
     }
 
-    /// Identical to detector-v2.json (version detector-v2.27); used only when the resource bundle cannot be found.
+    /// Identical to detector-v2.json (version detector-v2.28); used only when the resource bundle cannot be found.
     public static let fallback = DetectorParameters(
-        version: "detector-v2.27", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
+        version: "detector-v2.28", workingLongSide: 640, edgeCap: 24, maxSkewDegrees: 12, skewStepDegrees: 0.25, minSkewDegrees: 0.75, skewMinGain: 1.1, contrastMaxGain: 3, edgeFloor: 6, rowVerticalEdgeFraction: 0.3,
         rowMinEdgeFraction: 0.01, minRowHeight: 0.08, maxTiltDegrees: 14, tiltStepDegrees: 1, maxRowLeanDegrees: 40, tiltPenalty: 0.6,
         darkGapWeight: 0.44, colourChangeWeight: 0.28, footWeight: 0.98, footFraction: 0.2,
         boundaryThreshold: 1.67, widthRatioMedian: 0.09,
@@ -248,7 +251,7 @@ public struct DetectorParameters: Sendable, Codable, Equatable {
         textCueLongSide: 736, textMinCalibratedConfidence: 0.4, textJoinsSplits: true, textSeedsSpines: true, textSeedsOverDropped: true, textSeedMinAspect: 2, textSplitsMerges: true,
         textSplitMargin: 0.1, textSplitCuts: 2,
         lyingTextMaxAngle: 35, lyingOutlineReach: 1, lyingMinConfidence: 0.5, lyingStacksByPrint: true,
-        rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, footlessRowMinPrintLines: 2, closeUpRowsNeedPrint: true, topCutRows: true, topsAtPhotoEdge: true, cutRowsScoredWhole: true, dropsFramedPictures: true, textLowersTops: 0.7,
+        rowsNeedVisibleFeet: true, footlessRowMinHeight: 0.5, footlessRowMinPrintLines: 2, closeUpRowsNeedPrint: true, topCutRows: true, topsAtPhotoEdge: true, rowScaleByWidth: true, cutRowsScoredWhole: true, dropsFramedPictures: true, textLowersTops: 0.7,
         boxClassifier: "box-classifier-v1.json", boxClassifierFloor: 0.5, narrowStackMinWidthRatio: 0.4, leaningBooks: true,
         stacksInDroppedMinWidthRatio: 0.25, lowerTopMinCoverage: 0.6, lowerTopBelowConfidence: 0.9, lowerTopMaxTextureAbove: 0.6,
         weakRowsKeepLying: true, boardRows: true, stacksInFront: true)

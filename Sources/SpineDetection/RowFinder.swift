@@ -20,7 +20,8 @@ enum RowFinder {
                 cover[y] = Double(s) / Double(w)
             }
         }
-        let smooth = boxSmooth(cover, radius: max(1, h / 60))
+        let scale = rowScale(width: w, height: h, p)
+        let smooth = boxSmooth(cover, radius: max(1, scale / 60))
         let minRun = max(2, Int(p.minRowHeight * Double(h)))
         // Relative to the busiest pixel row, so flat-coloured spines and richly printed ones both make a
         // row; the absolute floor keeps a blank wall from becoming one.
@@ -41,7 +42,7 @@ enum RowFinder {
         // nothing to box, unless it fills most of the photo (one row seen close up; `byHeight`) or `cutOff` finds
         // books in it. It is left out before gaps close: joined to the row above a thin board, it would take that row
         // down with it.
-        let gap = gapClosed(height: h)
+        let gap = gapClosed(height: scale)
         var merged: [Band] = []
         let closeUp = byHeight ? p.footlessRowMinHeight.map { Int($0 * Double(h)) } ?? Int.max : Int.max
         for b in bands where !(p.rowsNeedVisibleFeet == true && runsOutOfBottom(b, height: h) && b.bottom - b.top + 1 < closeUp
@@ -53,6 +54,15 @@ enum RowFinder {
             }
         }
         return merged.filter { $0.bottom - $0.top + 1 >= minRun }
+    }
+
+    /// The length the bands' smoothing and closed gaps scale with: the photo's height, or with `rowScaleByWidth`
+    /// nine sixteenths of its width where that is more. Books, their labels and glare are as large as the photo's
+    /// width makes them; a photo wider than a phone takes (cut to one row, or a panorama) is short for them, and a
+    /// strip of call-number labels across the row, wider than a gap of its height, cut the row in two. A phone's
+    /// own shapes (4:3, 3:2, 16:9, and portrait) are measured by their height as before.
+    static func rowScale(width w: Int, height h: Int, _ p: DetectorParameters) -> Int {
+        p.rowScaleByWidth == true ? max(h, 9 * w / 16) : h
     }
 
     /// The widest gap between two bands of edges that still joins them into one (a label strip, a glare streak).

@@ -165,6 +165,23 @@ import ShelfImage
         #expect(without.filter { $0 < 12 }.count <= books.count / 2, "tops without the rule \(without)")
     }
 
+    @Test func aLabelStripAcrossAWidePhotosRowDoesNotCutItInTwo() throws {
+        // A photo three times as wide as it is tall, of one row whose books run out of its top; a strip of pale
+        // call-number labels 4 px high crosses every spine at y 150.
+        var shelf = DrawnShelf(width: 960, height: 320)
+        shelf.standing(from: 20, floorY: 290, widths: [40, 34, 46, 38, 42, 36, 48, 40, 44, 38, 42, 36, 46, 40, 44, 38, 42, 36, 48, 40, 44, 38],
+                       heights: [420, 400, 440])
+        shelf.board(y: 290, thickness: 30)
+        shelf.rect(0, 150, 960, 4, (238, 238, 230))
+        let detector = SpineDetector()
+        let (maps, _) = detector.workingMaps(shelf.image)
+        let rows = RowFinder.rows(maps, detector.parameters)
+        #expect(rows.count == 1, "bands \(rows.map { ($0.top, $0.bottom) }) in a working frame \(maps.height) px high")
+        var byHeight = detector.parameters
+        byHeight.rowScaleByWidth = false
+        #expect(RowFinder.rows(maps, byHeight).count == 2, "by the photo's height alone the strip parts the row")
+    }
+
     @Test func aBoxAtTheEndOfPrintRunningAcrossIsAPieceOfALyingBook() {
         // A lying book's title, 240 px long and 20 thick, from x 380 to 620 at y 30-50.
         func line(_ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double) -> LyingBooks.Line {

@@ -86,7 +86,7 @@ struct PipelineFixtureDetectionTests {
 
     @Test func parametersComeFromTheVersionedModelFile() throws {
         let parameters = try DetectorParameters.load(file: "detector-v2.json")
-        #expect(parameters.version == "detector-v2.27")
+        #expect(parameters.version == "detector-v2.28")
         #expect(parameters == DetectorParameters.bundled)
         #expect(parameters.minWidthRatio < parameters.widthRatioMedian && parameters.widthRatioMedian < parameters.maxWidthRatio)
     }

@@ -256,7 +256,7 @@ private func score(_ r: DetectionResult, _ truth: [Quad], _ img: RGBImage) -> De
     }
 
     @Test func bundledParametersLoadFromModels() {
-        #expect(DetectorParameters.bundled.version == "detector-v2.27")
+        #expect(DetectorParameters.bundled.version == "detector-v2.28")
         #expect(DetectorParameters.bundled == DetectorParameters.fallback)
     }
 }
