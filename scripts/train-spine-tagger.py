@@ -123,6 +123,17 @@ arthur a levine|chicken house|usborne|egmont|macmillan childrens books|square fi
 knopf books for young readers|random house childrens books|soho teen|soho press|algonquin|amulet books|
 first second|yen press|viz media|kodansha|seven seas|dark horse|dc comics|image comics|henry holt|
 henry holt and company|dressler|cecilie dressler|thienemann|knaus|albrecht knaus|beltz|beltz gelberg|
+weltbild|verlagsgruppe weltbild|bechtermunz|fischer klassik|sauerlander|coppenrath|edition michael fischer|
+grafe und unzer|droemer taschenbuch|knaur taschenbuch|rororo rotfuchs|fischer schatzinsel|cbj taschenbuch|
+ravensburger taschenbuch|detebe|diogenes taschenbuch|btb taschenbuch|goldmann original|heyne taschenbuch|
+list taschenbuch|ullstein taschenbuch|rutten loening|bloomsbury berlin|dumont taschenbuch|frankfurter verlagsanstalt|
+jung und jung|paul zsolnay|langenscheidt|egmont ehapa|carlsen comics|kein und aber|rotpunktverlag|zytglogge|
+nzz libro|tessloff|hanser berlin|dtv junior|dtv premium|dtv reihe hanser|fischer tor|heyne hardcore|penhaligon|
+cbt taschenbuch|arlea|actes sud junior|la table ronde|la petite vermillon|le dilettante|phebus|rivages noir|
+serie noire|points seuil|folio junior|bibliotheque rose|bibliotheque verte|gallimard jeunesse|l ecole des loisirs|
+casterman|dargaud|le lombard|glenat|delcourt|fleuve noir|bragelonne|pocket jeunesse|l archipel|presses pocket|
+france loisirs|le cherche midi|mercure de france|editions de l olivier|christian bourgois|buchet chastel|
+le castor astral|editions du rocher|l age d homme|editions zoe|slatkine|
 """
 # Tried with --wider-lexicon (docs/reading.md): German, Swiss, Austrian and French publishers and imprints.
 MORE_PUBLISHERS = """

@@ -69,6 +69,21 @@ struct SpineTaggerTests {
         #expect(!orell.authors.contains { $0.lowercased().contains("orell") })
     }
 
+    @Test("German, Swiss and French imprints are no author, in a row of their own or at the foot")
+    func europeanImprints() {
+        // Imprints no catalogue record names. A row of their own above a wide spine's name and title was taken
+        // for a second author, and so was one read as a name ("Christian Bourgois", "Rütten & Loening") at a
+        // thin spine's foot.
+        for imprint in ["Weltbild", "arléa", "Phébus", "Folio junior", "Zytglogge", "Casterman", "Buchet Chastel", "Tessloff"] {
+            let spine = split([line(imprint, y: 0, h: 18), line("Marie Sizun", y: 30, h: 18), line("La gouvernante suédoise", y: 60, h: 24)])
+            #expect(spine.title == "La gouvernante suédoise" && spine.authors == ["Marie Sizun"], "\(imprint): \(spine)")
+        }
+        for imprint in ["Christian Bourgois", "Paul Zsolnay", "Rütten & Loening", "Delcourt"] {
+            let spine = split(along([("VERONICA ROTH", 30), ("DIVERGENT", 40), (imprint, 18)]), footAtStart: false)
+            #expect(spine.title == "DIVERGENT" && spine.authors == ["VERONICA ROTH"], "\(imprint): \(spine)")
+        }
+    }
+
     @Test("A one-word title in the largest print stays the title; a volume mark is no author")
     func titleWordNotAuthor() {
         let sturm = split(along([("Fritz Reuter", 18), ("STURM", 40)]), footAtStart: true)
