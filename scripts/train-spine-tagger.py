@@ -105,9 +105,10 @@ mondadori|oscar mondadori|einaudi|feltrinelli|adelphi|bompiani|garzanti|rizzoli|
 """
 # Known to the reader only: written into publishers-v1.txt after training, never drawn into a training spine nor
 # used for its features, so the network is the one trained without them (docs/reading.md). Imprints that home
-# shelves carry and HAND_PUBLISHERS lacks, most of them American ones for young readers, a few German ones for
-# children; an imprint that is also a common word, a title or a name alone ("Speak", "Poppy", "Amulet", "Crown",
-# "Walker", "Hyperion", "Abrams", "Morrow") is left out, or kept only whole ("Disney Hyperion", "William Morrow").
+# shelves carry and HAND_PUBLISHERS lacks: American ones for young readers, a few German ones for children, and the
+# unambiguous part of MORE_PUBLISHERS (German, Swiss, Austrian and French imprints); an imprint that is also a
+# common word, a title or a name alone ("Speak", "Poppy", "Amulet", "Crown", "Walker", "Hyperion", "Abrams",
+# "Morrow", "Arena", "Loewe", "Duden") is left out, or kept only whole ("Disney Hyperion", "William Morrow").
 READER_PUBLISHERS = """
 greenwillow|greenwillow books|delacorte|delacorte press|harperteen|harper teen|harpercollins childrens books|
 harper trophy|harpertrophy|harperfestival|quill tree books|epic reads|razorbill|disney hyperion|
