@@ -484,8 +484,10 @@ enum TitleSplitter {
             // Plain lower case only: "ranzKafka", "jules Verne" are names whose first letter the reader lost.
             let lowerStart = letters.count >= 2 && head.text.first!.isLowercase && !head.text.contains(where: \.isUppercase)
                 && !particles.contains(letters.lowercased())
+            // Nor a publisher's logo in lower case after a title in mixed case ("La gouvernante suédoise | dtv").
             let lower = lowerStart && !tail.text.hasSuffix(".") && !tail.text.hasSuffix(":")
                 && (tail.text.filter(\.isLetter).count < 2 || tail.text.contains(where: \.isLowercase))
+                && runs[k].label != .publisher && !lexicon.isPublisher(runs[k].text)
             // "ZUKUNFT- | schreiben STATT SCHWARZMALEN": after a hyphen no logo starts, and a title's first word
             // is often printed far larger than the rest, so the print's size does not count.
             let hyphenThenLower = hyphen && lowerStart && runs[k].label != .publisher

@@ -84,6 +84,16 @@ struct SpineTaggerTests {
         }
     }
 
+    @Test("A publisher's logo in lower case at the foot does not go on a title in mixed case")
+    func lowerCaseLogoAfterMixedCaseTitle() {
+        // "dtv", "btb", "rororo", "folio": the logo a little smaller than the title and in lower case, as a
+        // title's next row in lower case is printed, was taken for the title's last word.
+        for logo in ["dtv", "btb", "rororo", "suhrkamp taschenbuch", "fischer", "diogenes", "folio", "points", "arléa"] {
+            let spine = split(along([("Marie Sizun", 18), ("La gouvernante suédoise", 28), (logo, 18)]), footAtStart: false)
+            #expect(spine.title == "La gouvernante suédoise" && spine.authors == ["Marie Sizun"], "\(logo): \(spine)")
+        }
+    }
+
     @Test("A one-word title in the largest print stays the title; a volume mark is no author")
     func titleWordNotAuthor() {
         let sturm = split(along([("Fritz Reuter", 18), ("STURM", 40)]), footAtStart: true)
