@@ -141,7 +141,8 @@ enum TitleSplitter {
     /// with an article. A name does not go on into a capitalised article (after "van" or "von" it is a
     /// particle: "Ernest van der Kwast"; "Jude the Obscure" is a title), so a line in mixed case that starts with
     /// a given name the lexicon knows, no word of a title, and up to two more name words before an article with
-    /// a capital and a word after it is cut before the article. In capitals nothing tells "ALEXANDER THE GREAT"
+    /// a capital and a word after it is cut before the article; so is a surname alone ("Schlink Der Vorleser"), one
+    /// word the lexicon knows as a surname and as nothing else. In capitals nothing tells "ALEXANDER THE GREAT"
     /// from a name and a title.
     static func nameBeforeArticle(_ segments: [Segment], lexicon: SpineLexicon = .shipped) -> [Segment] {
         // "Marie sizun La gouvernante suédoise": the reader lost a surname's capital; a lower-case word no list
@@ -157,7 +158,8 @@ enum TitleSplitter {
                   a + 1 < words.count,
                   words[..<a].indices.allSatisfy({ isNameWord(words[$0]) || $0 > 0 && misreadSurname(words[$0]) }),
                   !particles.contains(words[a - 1].text.lowercased()),
-                  lexicon.isGiven(words[0].text), !lexicon.has(words[0].text, .common), !lexicon.has(words[0].text, .function)
+                  lexicon.isGiven(words[0].text) || a == 1 && lexicon.kinds(words[0].text) == .surname,
+                  !lexicon.has(words[0].text, .common), !lexicon.has(words[0].text, .function)
             else {
                 out.append(segment)
                 continue

@@ -94,6 +94,17 @@ struct SpineTaggerTests {
         }
     }
 
+    @Test("A surname alone before a title that starts with an article, on one line, is the author")
+    func surnameBeforeArticle() {
+        let schlink = split(along([("Schlink Der Vorleser", 24), ("detebe", 12)]), footAtStart: false)
+        #expect(schlink.title == "Der Vorleser" && schlink.authors == ["Schlink"], "\(schlink)")
+        let mankell = split(along([("Mankell Die falsche Fährte", 24), ("dtv", 12)]), footAtStart: false)
+        #expect(mankell.title == "Die falsche Fährte" && mankell.authors == ["Mankell"], "\(mankell)")
+        // A word that is a common word too stays the title's: "Winter" may be either.
+        let winter = split(along([("Winter Der lange Weg", 24)]), footAtStart: false)
+        #expect(winter.title == "Winter Der lange Weg" && winter.authors.isEmpty, "\(winter)")
+    }
+
     @Test("A one-word title in the largest print stays the title; a volume mark is no author")
     func titleWordNotAuthor() {
         let sturm = split(along([("Fritz Reuter", 18), ("STURM", 40)]), footAtStart: true)
