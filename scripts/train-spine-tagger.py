@@ -105,10 +105,10 @@ mondadori|oscar mondadori|einaudi|feltrinelli|adelphi|bompiani|garzanti|rizzoli|
 """
 # Known to the reader only: written into publishers-v1.txt after training, never drawn into a training spine nor
 # used for its features, so the network is the one trained without them (docs/reading.md). Imprints that home
-# shelves carry and HAND_PUBLISHERS lacks: American ones for young readers, a few German ones for children, and the
-# unambiguous part of MORE_PUBLISHERS (German, Swiss, Austrian and French imprints); an imprint that is also a
-# common word, a title or a name alone ("Speak", "Poppy", "Amulet", "Crown", "Walker", "Hyperion", "Abrams",
-# "Morrow", "Arena", "Loewe", "Duden") is left out, or kept only whole ("Disney Hyperion", "William Morrow").
+# shelves carry and HAND_PUBLISHERS lacks, most of them American ones for young readers, a few German ones for
+# children; an imprint that is also a common word, a title or a name alone ("Speak", "Poppy", "Amulet", "Crown",
+# "Walker", "Hyperion", "Abrams", "Morrow") is left out, or kept only whole ("Disney Hyperion", "William Morrow").
+# MORE_PUBLISHERS below is known to the reader the same way, but for AMBIGUOUS_MORE_PUBLISHERS.
 READER_PUBLISHERS = """
 greenwillow|greenwillow books|delacorte|delacorte press|harperteen|harper teen|harpercollins childrens books|
 harper trophy|harpertrophy|harperfestival|quill tree books|epic reads|razorbill|disney hyperion|
@@ -124,17 +124,6 @@ arthur a levine|chicken house|usborne|egmont|macmillan childrens books|square fi
 knopf books for young readers|random house childrens books|soho teen|soho press|algonquin|amulet books|
 first second|yen press|viz media|kodansha|seven seas|dark horse|dc comics|image comics|henry holt|
 henry holt and company|dressler|cecilie dressler|thienemann|knaus|albrecht knaus|beltz|beltz gelberg|
-weltbild|verlagsgruppe weltbild|bechtermunz|fischer klassik|sauerlander|coppenrath|edition michael fischer|
-grafe und unzer|droemer taschenbuch|knaur taschenbuch|rororo rotfuchs|fischer schatzinsel|cbj taschenbuch|
-ravensburger taschenbuch|detebe|diogenes taschenbuch|btb taschenbuch|goldmann original|heyne taschenbuch|
-list taschenbuch|ullstein taschenbuch|rutten loening|bloomsbury berlin|dumont taschenbuch|frankfurter verlagsanstalt|
-jung und jung|paul zsolnay|langenscheidt|egmont ehapa|carlsen comics|kein und aber|rotpunktverlag|zytglogge|
-nzz libro|tessloff|hanser berlin|dtv junior|dtv premium|dtv reihe hanser|fischer tor|heyne hardcore|penhaligon|
-cbt taschenbuch|arlea|actes sud junior|la table ronde|la petite vermillon|le dilettante|phebus|rivages noir|
-serie noire|points seuil|folio junior|bibliotheque rose|bibliotheque verte|gallimard jeunesse|l ecole des loisirs|
-casterman|dargaud|le lombard|glenat|delcourt|fleuve noir|bragelonne|pocket jeunesse|l archipel|presses pocket|
-france loisirs|le cherche midi|mercure de france|editions de l olivier|christian bourgois|buchet chastel|
-le castor astral|editions du rocher|l age d homme|editions zoe|slatkine|
 """
 # Tried with --wider-lexicon (docs/reading.md): German, Swiss, Austrian and French publishers and imprints.
 MORE_PUBLISHERS = """
@@ -155,6 +144,15 @@ marabout|solar|l archipel|presses pocket|france loisirs|le cherche midi|mercure 
 editions de l olivier|christian bourgois|buchet chastel|corti|allia|le castor astral|editions du rocher|
 l age d homme|zoe|editions zoe|campiche|slatkine|
 """
+# Of MORE_PUBLISHERS, those the reader does not take for publishers without --wider-lexicon: a word, a title or a
+# name alone ("Arena", "Loewe", "Duden", "Brockhaus", "Milady", "Zoe"), or a short form of one ("j ai lu" beside
+# "jai lu", "l olivier").
+AMBIGUOUS_MORE_PUBLISHERS = """
+anaconda|nikol|marix|area|arena|loewe|gulliver|ellermann|boje|emf|trias|kailash|ansata|allegria|lotos|irisiana|
+windpferd|schirner|mvg|redline|campus|haufe|rotfuchs|wunderlich|galiani|droschl|deuticke|picus|czernin|duden|pons|
+brockhaus|blv|moewig|pabel|cora|mira|lyx|tokyopop|ehapa|splitter|reprodukt|limmat|rotpunkt|cosmos|werd|hep|lenos|
+elster|j ai lu|libretto|dupuis|harlequin|milady|marabout|solar|l olivier|corti|allia|zoe|campiche|
+"""
 
 
 def fold(text):
@@ -172,6 +170,11 @@ def phrase_key(text):
     """A publisher's key: folded words of letters and digits, single spaces."""
     words = ("".join(c for c in w if c.isalnum()) for w in fold(text).replace("&", " ").replace("-", " ").split())
     return " ".join(w for w in words if w)
+
+
+def publisher_keys(listed):
+    """The keys of a "|"-separated list of publishers."""
+    return {phrase_key(p) for p in listed.split("|") if phrase_key(p)}
 
 
 def frequent_words(names, top=30000):
@@ -560,7 +563,7 @@ def build_lexicon(catalogue, held_titles, wider=False):
     for w in PLACES:
         add(w, "p")
     hand = HAND_PUBLISHERS + (MORE_PUBLISHERS if wider else "")
-    publishers = {phrase_key(p) for p in hand.split("|") if phrase_key(p)}
+    publishers = publisher_keys(hand)
     for rec in catalogue:
         for m in re.findall(r"\(([^)]*)\)", rec["series"]):
             for name in m.split("/"):
@@ -1016,7 +1019,9 @@ def main():
         for k in sorted(kinds):
             f.write(f"{k}\t{''.join(sorted(kinds[k]))}\n")
     with open(os.path.join(args.out, "publishers-v1.txt"), "w") as f:
-        for p in sorted(publishers | {phrase_key(p) for p in READER_PUBLISHERS.split("|") if phrase_key(p)}):
+        more = publisher_keys(MORE_PUBLISHERS) - publisher_keys(AMBIGUOUS_MORE_PUBLISHERS)
+        known = publisher_keys(READER_PUBLISHERS) | more
+        for p in sorted(publishers | known):
             f.write(p + "\n")
 
     def rounded(a):
