@@ -100,8 +100,9 @@ struct SpineLexicon: Sendable {
     /// With `damaged`, also a one-word name of six letters or more as a reader gives it when the name is
     /// printed to the very end of the spine: a letter lost at either end or one read wrong ("OLDMANN",
     /// "SOLDMANN", "HANSE"), two lost of a name of eight letters or more ("LDMANN"), or up to two marks
-    /// beyond it ("GOLDMANNM").
-    func isPublisher(_ text: String, damaged: Bool = false) -> Bool {
+    /// beyond it ("GOLDMANNM"). Without `misread`, no letter read wrong: a surname is often one letter off a
+    /// publisher's name ("Fontane", "Fontana") where lost letters seldom make one.
+    func isPublisher(_ text: String, damaged: Bool = false, misread: Bool = true) -> Bool {
         let k = Self.phraseKey(text)
         guard !k.isEmpty else { return false }
         if publishers.contains(k) { return true }
@@ -112,7 +113,7 @@ struct SpineLexicon: Sendable {
                 if word.count == p.count - 1 && (p.dropFirst().elementsEqual(word) || p.dropLast().elementsEqual(word)) { return true }
                 if p.count >= 8 && word.count == p.count - 2 && (p.dropFirst(2).elementsEqual(word) || p.dropLast(2).elementsEqual(word)) { return true }
                 if word.count > p.count && word.count <= p.count + 2 && word.starts(with: p) { return true }
-                if word.count == p.count && zip(word, p).filter({ $0 != $1 }).count == 1 { return true }
+                if misread && word.count == p.count && zip(word, p).filter({ $0 != $1 }).count == 1 { return true }
             }
         }
         for cue in [" verlag", " books", " editions", " editores", " editorial", " edicions", " ediciones", " press", " taschenbuch", " comics"]

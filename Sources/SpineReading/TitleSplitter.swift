@@ -295,10 +295,12 @@ enum TitleSplitter {
     static func split(_ segments: [Segment], footAtStart: Bool? = nil, tagger: SpineTagger = .shipped,
                       lexicon: SpineLexicon = .shipped) -> Split {
         let cut = nameBeforeArticle(namesListedByMarks(segments, lexicon: lexicon), lexicon: lexicon)
-        let cleaned = shortSurnamesJoined(cut, lexicon: lexicon).compactMap { segment -> Segment? in
+        let joined = shortSurnamesJoined(cut, lexicon: lexicon)
+        let shortTitle = twoLetterTitle(joined, lexicon: lexicon)
+        let cleaned = joined.compactMap { segment -> Segment? in
             var c = segment
             c.words = withoutLabels(segment.words)
-            if c.words.isEmpty || isNoise(c.text) { return nil }
+            if c.words.isEmpty || isNoise(c.text) && c.words != shortTitle.map({ [$0] }) { return nil }
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
@@ -313,7 +315,7 @@ enum TitleSplitter {
             let goesOn = runs[i].label == .title && i + 1 < runs.count && runs[i + 1].label == .title
             runs[i].words = withoutLabels(runs[i].words, titleGoesOn: goesOn)
         }
-        runs.removeAll { $0.words.isEmpty || isNoise($0.text) }
+        runs.removeAll { $0.words.isEmpty || isNoise($0.text) && $0.words != shortTitle.map({ [$0] }) }
         guard !runs.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
         runs = publishersAtEnds(runs, lexicon: lexicon)
         runs = nameRunBesideTitle(nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
@@ -325,15 +327,7 @@ enum TitleSplitter {
         runs = surnameBesideGivenName(runs, lexicon: lexicon)
         runs = givenNameTitle(runs, lexicon: lexicon)
         var titles = runs.indices.filter { runs[$0].label == .title }
-        let candidates = runs.indices.filter { runs[$0].label != .noise }
-        // "DAVID BALDACCI", "ERNEST VAN DER KWAST": a reading that is one whole name and nothing else names the
-        // author; the title was not read, and the name is no title.
-        let nameOnly = titles.isEmpty && candidates.count == 1 && runs[candidates[0]].label == .author
-            && isWholeName(runs[candidates[0]].words, lexicon: lexicon)
-        if titles.isEmpty && !nameOnly {
-            let pool = [candidates.filter { !runs[$0].listed }, candidates, Array(runs.indices)].first { !$0.isEmpty }!
-            titles = [pool.max { runs[$0].probabilities[0] < runs[$1].probabilities[0] }!]
-        }
+        if titles.isEmpty { titles = likeliestTitle(runs, lexicon: lexicon).map { [$0] } ?? [] }
         let titleRuns = titlePrint(titles, of: runs, lexicon: lexicon).map { runs[$0] }
         let title = titleRuns.map(\.text).joined(separator: " ")
         // A listed name is one person whatever stands beside it.
@@ -349,6 +343,44 @@ enum TitleSplitter {
         var confidence = Segment(words: words).confidence
         if titleChars < 4 { confidence *= 0.5 }
         return Split(title: titleChars == 0 ? nil : title, authors: authors, confidence: min(1, max(0, confidence)))
+    }
+
+    /// "STEPHEN KING | Es": a title of two letters ("Es", "It", "Up") is no stray mark when it is a word the
+    /// lexicon knows, capitalised, alone in its segment and in print half as large again as every other segment,
+    /// one of which has four letters or more. Stickers' letters are small.
+    static func twoLetterTitle(_ segments: [Segment], lexicon: SpineLexicon = .shipped) -> OCRWord? {
+        for (i, s) in segments.enumerated() {
+            guard s.words.count == 1, let w = s.words.first, w.text.count == 2, w.text.allSatisfy(\.isLetter),
+                  w.text.first!.isUppercase, lexicon.has(w.text, .common) || lexicon.has(w.text, .function) else { continue }
+            let others = segments.indices.filter { $0 != i }.map { segments[$0] }
+            guard others.contains(where: { $0.text.filter(\.isLetter).count >= 4 }),
+                  others.allSatisfy({ s.size >= 1.5 * $0.size }) else { continue }
+            return w
+        }
+        return nil
+    }
+
+    /// The title of a reading where the tagger labelled none: the run likeliest to be one, but none when the
+    /// reading is one whole name and nothing else ("DAVID BALDACCI", "ERNEST VAN DER KWAST": the title was not
+    /// read, and the name is no title).
+    static func likeliestTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> Int? {
+        let candidates = runs.indices.filter { runs[$0].label != .noise }
+        if candidates.count == 1, runs[candidates[0]].label == .author, isWholeName(runs[candidates[0]].words, lexicon: lexicon) {
+            return nil
+        }
+        // "MAX FRISCH | HOMO FABER", both runs taken for names: a whole name (a given name first) is the author
+        // beside a run the tagger took for a name that is none: no surname alone ("Fielding"), no name with
+        // particles ("Honore de Balzac"), and "LA CONSOLANTE" starts with an article.
+        func named(_ run: SpineTagger.Run) -> Bool {
+            let w = run.words
+            return isWholeName(w, lexicon: lexicon) && !isArticle(w[0]) || looksLikeName(run.text)
+                || w.count == 1 && isNameWord(w[0]) && lexicon.kinds(w[0].text).subtracting(.surname).isEmpty
+        }
+        let authors = candidates.filter { runs[$0].label == .author && !runs[$0].listed }
+        let unnamed = authors.filter { !named(runs[$0]) }
+        let pool = [unnamed.count < authors.count ? unnamed : [], candidates.filter { !runs[$0].listed }, candidates,
+                    Array(runs.indices)].first { !$0.isEmpty }
+        return pool?.max { runs[$0].probabilities[0] < runs[$1].probabilities[0] }
     }
 
     /// "Alain Claude | Sulzer", "Jenny | Torres Sanchez", "Gerritsen | Tess": a name set over rows is one author.
@@ -392,8 +424,8 @@ enum TitleSplitter {
     /// The title runs in the title's print: those at least 0.8 of the largest, so a subtitle in smaller print
     /// stays out. A title printed word by word up a narrow spine ("DAS | GEHEIMNIS | VON | WISHTIDE MANOR")
     /// gives its short words boxes of lower height than its long ones, though the print is one: a smaller
-    /// title run stays when it lies between two kept ones, or when it holds only articles and prepositions
-    /// and a kept one follows it. Indices in reading order.
+    /// title run stays when it lies between two kept ones, or when it holds only articles and prepositions or
+    /// ends in one, and a kept one follows it. Indices in reading order.
     static func titlePrint(_ titles: [Int], of runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [Int] {
         let top = titles.map { runs[$0].size }.max() ?? 0
         var kept = Set(titles.filter { runs[$0].size >= 0.8 * top })
@@ -402,7 +434,11 @@ enum TitleSplitter {
             changed = false
             for t in titles where !kept.contains(t) {
                 let between = kept.contains(t - 1) && kept.contains(t + 1)
-                let leading = kept.contains(t + 1) && runs[t].words.allSatisfy { lexicon.has($0.text, .function) }
+                // "Lolita lesen in | TEHERAN": the title goes on from a row that ends in an article, a
+                // conjunction or a preposition.
+                let last = runs[t].words.last?.text.lowercased() ?? ""
+                let leading = kept.contains(t + 1) && (runs[t].words.allSatisfy { lexicon.has($0.text, .function) }
+                    || neverEndsTitle.contains(last) || prepositions.contains(last))
                 if between || leading {
                     kept.insert(t)
                     changed = true
@@ -540,11 +576,12 @@ enum TitleSplitter {
 
     /// "BAYRON THIS | POISON HEART": an article at a row's end starts the title's row after it, and a name left
     /// before it, with no author elsewhere, is the author. A row of function words and the article ("On the |
-    /// Origin of Species", "DE LOS | Deportes") is left to the row rules.
+    /// Origin of Species", "DE LOS | Deportes") is left to the row rules. Inside one printed run an article ends
+    /// no row: where the tagger cut "Jude the | Obscure", the line is one title.
     static func articleToNextRow(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         var out = runs
         for k in out.indices.dropFirst() where out[k].label == .title && out[k - 1].label != .publisher && out[k - 1].words.count >= 2 {
-            guard let last = out[k - 1].words.last, isArticle(last),
+            guard let last = out[k - 1].words.last, isArticle(last), let next = out[k].words.first, !inOneRun(last, next),
                   out[k - 1].words.dropLast().contains(where: { w in
                       let lower = w.text.lowercased()
                       return !lexicon.has(w.text, .function) && !prepositions.contains(lower) && !particles.contains(lower)
@@ -596,9 +633,11 @@ enum TitleSplitter {
     }
 
     /// An article or a demonstrative, which starts a title and never stands for one.
-    static func isArticle(_ word: OCRWord) -> Bool {
+    static func isArticle(_ word: OCRWord) -> Bool { isArticle(word.text) }
+
+    static func isArticle(_ text: String) -> Bool {
         ["the", "a", "an", "this", "these", "der", "die", "das", "le", "la", "les", "el", "los", "las", "il"]
-            .contains(word.text.lowercased())
+            .contains(text.lowercased())
     }
 
     /// "John Green Eine wie Alaska", "Maria Oruña Lo que la marea esconde": the author's name and the title
@@ -663,12 +702,14 @@ enum TitleSplitter {
 
     /// A publisher's name at either end of the reading is the publisher whatever the tagger said, and so is
     /// one printed over two rows there ("CARLSEN | COMICS", "Goldmann | Taschenbuch"): the imprint's row
-    /// alone names no publisher, and the name's row beside it was left to be taken for the author.
+    /// alone names no publisher, and the name's row beside it was left to be taken for the author. A name one
+    /// letter off a publisher's is a misread publisher only where the tagger saw no author in it: "FONTANE" is
+    /// Fontane, not Fontana; "OLDMANN", a letter lost, is Goldmann still.
     static func publishersAtEnds(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         var out = runs
         guard runs.count > 1 else { return out }
         for (end, inner) in [(runs.startIndex, runs.startIndex + 1), (runs.endIndex - 1, runs.endIndex - 2)] {
-            if lexicon.isPublisher(runs[end].text, damaged: true) {
+            if lexicon.isPublisher(runs[end].text, damaged: true, misread: runs[end].label != .author) {
                 out[end].label = .publisher
             } else if runs.count > 2, runs[inner].label != .title || runs[inner].words.count == 1,
                       lexicon.isPublisher(runs[min(end, inner)].text + " " + runs[max(end, inner)].text) {
@@ -954,6 +995,17 @@ enum TitleSplitter {
         return out
     }
 
+    /// Two words side by side in one printed run: on one row (their heights overlap by most of the smaller
+    /// one), in one print (heights within a quarter of each other), the second after the first by no more than
+    /// the gap `segments` splits at. Blocks along a thin spine share a row, but wider gaps or another print
+    /// part them ("BAYRON THIS | POISON HEART", 34 and 50 px high, close together).
+    static func inOneRun(_ a: OCRWord, _ b: OCRWord) -> Bool {
+        let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+        let ratio = Double(max(a.height, 1)) / Double(max(b.height, 1))
+        return b.left >= a.right && Double(b.left - a.right) <= 1.5 * Double(max(a.height, b.height, 1))
+            && Double(overlap) > 0.5 * Double(min(a.height, b.height)) && (0.8...1.25).contains(ratio)
+    }
+
     /// A word that can be part of a name: capitalised, two letters or more, nothing but letters, hyphens,
     /// apostrophes and dots ("O'Flanagan", "Jean-Charles", "D.").
     static func isNameWord(_ w: OCRWord) -> Bool { isNameWord(w.text) }
@@ -1098,7 +1150,8 @@ enum TitleSplitter {
     static func looksLikeName(_ text: String) -> Bool {
         let words = text.split(separator: " ").map(String.init)
         guard (2...5).contains(words.count), !text.contains(where: \.isNumber) else { return false }
-        guard FirstNames.contains(words[0]) || FirstNames.isInitial(words[0]) else { return false }
+        // "Der Sturm": an article is a given name somewhere, but no name starts with one.
+        guard FirstNames.contains(words[0]) || FirstNames.isInitial(words[0]), !isArticle(words[0]) else { return false }
         // A name ends on a surname: "ATLAS ILUSTRADO DEL" is a title's row that goes on.
         guard !particles.contains(words[words.count - 1].lowercased()) else { return false }
         var capitalised = 0
@@ -1170,18 +1223,50 @@ enum TitleSplitter {
 
     /// "JANE AUSTEN | PRIDE AND PREJUDICE": a name on a row of its own in the title's print, which the tagger
     /// labelled title beside the title's row. When the reading has no author and two title runs or more,
-    /// a title run at either end of them that looks like a name, or is one in capitals beside rows in mixed case,
-    /// goes to the author.
+    /// a title run at either end of them that looks like a name, is one in capitals beside rows in mixed case, or
+    /// is one or two surnames in smaller print than the title ("Klüpfel und Kobr | Kluftinger"), goes to the
+    /// author.
     static func nameRunBesideTitle(_ runs: [SpineTagger.Run], lexicon: SpineLexicon = .shipped) -> [SpineTagger.Run] {
         let titles = runs.indices.filter { runs[$0].label == .title }
         guard titles.count >= 2, !runs.contains(where: { $0.label == .author }) else { return runs }
         var out = runs
-        for t in [titles.first!, titles.last!] where runs[t].words.count <= 3
-            && (looksLikeName(runs[t].text) || namedInCapitals(runs[t], beside: titles.filter { $0 != t }.map { runs[$0] }, lexicon: lexicon)) {
+        // Never the row a title goes on into ("Lolita lesen in | TEHERAN"). A name may be the largest print
+        // ("PALAHNIUK | El Día del Ajuste").
+        func goesOn(_ t: Int) -> Bool {
+            t > 0 && titles.contains(t - 1) && runs[t - 1].words.last.map { neverEndsTitle.contains($0.text.lowercased())
+                || prepositions.contains($0.text.lowercased()) } == true
+        }
+        for t in [titles.first!, titles.last!] where runs[t].words.count <= 3 && !goesOn(t) {
+            let others = titles.filter { $0 != t }.map { runs[$0] }
+            guard looksLikeName(runs[t].text) || namedInCapitals(runs[t], beside: others, lexicon: lexicon)
+                || surnamePair(runs[t], beside: others, lexicon: lexicon) || smallSurname(runs[t], beside: others, lexicon: lexicon)
+            else { continue }
             out[t].label = .author
             break
         }
         return out
+    }
+
+    /// "Klüpfel und Kobr | Kluftinger", "Preston & Child": two authors named by their surnames alone, joined by
+    /// "und", "and", "&" or "et", in smaller print than the title beside them. Each is a name word of three
+    /// letters or more the lexicon knows as a surname or not at all; a title of two nouns so joined ("Krieg
+    /// und Frieden") is the largest print on its spine.
+    static func surnamePair(_ run: SpineTagger.Run, beside others: [SpineTagger.Run], lexicon: SpineLexicon) -> Bool {
+        let w = run.words
+        guard w.count == 3, nameJoins.contains(w[1].text.lowercased()), let largest = others.map(\.size).max(),
+              run.size < 0.8 * largest else { return false }
+        return [w[0], w[2]].allSatisfy { isNameWord($0) && $0.text.filter(\.isLetter).count >= 3
+            && lexicon.kinds($0.text).subtracting(.surname).isEmpty }
+    }
+
+    /// "Die Physiker | Dürrenmatt": a surname alone, in print under 0.8 of the title's, which the tagger took for
+    /// a subtitle. One capitalised name word of four letters or more that the lexicon knows as a surname or not
+    /// at all (a genre or common word is a subtitle: "Roman", "Thriller").
+    static func smallSurname(_ run: SpineTagger.Run, beside others: [SpineTagger.Run], lexicon: SpineLexicon) -> Bool {
+        guard run.words.count == 1, let w = run.words.first, isNameWord(w), !w.text.hasSuffix("-"),
+              w.text.filter(\.isLetter).count >= 4, lexicon.kinds(w.text).subtracting(.surname).isEmpty,
+              let largest = others.map(\.size).max() else { return false }
+        return run.size < 0.8 * largest
     }
 
     /// "AMARTYA SEN | The Argumentative Indian": a given name no list holds, but the run is two or three words

@@ -182,4 +182,94 @@ struct TitleSplitterTests {
         #expect(atlas.authors.isEmpty)
         #expect(!TitleSplitter.looksLikeName("ATLAS ILUSTRADO DEL") && TitleSplitter.looksLikeName("Gabriel García Márquez"))
     }
+
+    @Test("A title's lower-case article inside its line ends no row: the line stays one title")
+    func articleInsideLine() {
+        // The tagger cut "Jude the | Obscure"; the article rule for rows took "Jude" for the author.
+        let jude = split([line("Jude the Obscure")])
+        #expect(jude.title == "Jude the Obscure")
+        #expect(jude.authors.isEmpty)
+        let a = ocrLine("Jude the Obscure").words
+        #expect(TitleSplitter.inOneRun(a[1], a[2]))
+        // Blocks along a thin spine share a row, but a wide gap parts them ("BAYRON THIS | POISON HEART").
+        let far = ocrLine("POISON", x0: a[2].right + 60).words[0]
+        #expect(!TitleSplitter.inOneRun(a[2], far))
+        #expect(!TitleSplitter.inOneRun(a[1], ocrLine("Obscure", y: 30).words[0]))
+        // Close together in another print: "BAYRON THIS" 34 px high beside "POISON HEART" 50 px high.
+        let bayron = ocrLine("THIS", h: 34).words[0], poison = ocrLine("POISON", h: 50, x0: bayron.right + 20).words[0]
+        #expect(!TitleSplitter.inOneRun(bayron, poison))
+    }
+
+    @Test("A two-letter title in the spine's largest print is the title, not a stray mark")
+    func twoLetterTitle() {
+        let es = split([line("STEPHEN KING", y: 0, h: 14), line("Es", y: 30, h: 30)])
+        #expect(es.title == "Es")
+        #expect(es.authors == ["STEPHEN KING"])
+        #expect(split([line("STEPHEN KING", y: 0, h: 14), line("ES", y: 30, h: 30)]).title == "ES")
+        // Letters in small print, or no word the lexicon knows, stay marks.
+        let small = split([line("Es", y: 0, h: 10), line("Der Vorleser", y: 30, h: 24)])
+        #expect(small.title == "Der Vorleser")
+        #expect(TitleSplitter.twoLetterTitle(TitleSplitter.segments([line("Qx", y: 0, h: 30), line("Bernhard Schlink", y: 40, h: 14)])) == nil)
+    }
+
+    @Test("Two surnames joined by \"und\" in smaller print than the title are two authors")
+    func surnamePair() {
+        let kluftinger = split([line("Klüpfel und Kobr", y: 0, h: 14), line("Kluftinger", y: 30, h: 28)])
+        #expect(kluftinger.title == "Kluftinger")
+        #expect(kluftinger.authors == ["Klüpfel", "Kobr"])
+        let relic = split([line("Preston & Child", y: 0, h: 14), line("Relic", y: 30, h: 28)])
+        #expect(relic.title == "Relic")
+        #expect(relic.authors == ["Preston", "Child"])
+        // Two nouns so joined in the title's print are the title.
+        let war = split([line("Krieg und Frieden", y: 0, h: 24), line("Tolstoi", y: 40, h: 14)])
+        #expect(war.title == "Krieg und Frieden")
+    }
+
+    @Test("With both runs taken for names, a whole name is the author beside a run that is none")
+    func wholeNameBesideTitle() {
+        let faber = split([line("MAX FRISCH HOMO FABER")])
+        #expect(faber.title == "HOMO FABER")
+        #expect(faber.authors == ["MAX FRISCH"])
+        let agnes = split([line("PETER STAMM", y: 0, h: 14), line("AGNES", y: 30, h: 28)])
+        #expect(agnes.title == "AGNES")
+        #expect(agnes.authors == ["PETER STAMM"])
+        // Runs as the tagger labelled real spines, the name likelier a title to it than the title.
+        func run(_ text: String, _ label: SpineTagger.Label, title p: Double) -> SpineTagger.Run {
+            SpineTagger.Run(words: line(text).words, label: label, probabilities: [p, 1 - p, 0, 0, 0, 0], size: 20)
+        }
+        #expect(TitleSplitter.likeliestTitle([run("MAX FRISCH", .author, title: 0.4), run("HOMO FABER", .author, title: 0.3)]) == 1)
+        // A surname alone, a name with particles, a title that starts with an article: names, or no names,
+        // as the tagger's odds say.
+        #expect(TitleSplitter.likeliestTitle([run("Tom Jones Henry", .author, title: 0.2), run("Fielding", .author, title: 0.1)]) == 0)
+        #expect(TitleSplitter.likeliestTitle([run("Eugenie Grandet", .author, title: 0.4), run("Honore de Balzac", .author, title: 0.3)]) == 0)
+        #expect(TitleSplitter.likeliestTitle([run("ROMAN", .series, title: 0.1), run("Gavalda", .author, title: 0.2),
+                                              run("LA CONSOLANTE", .author, title: 0.4)]) == 2)
+        #expect(TitleSplitter.likeliestTitle([run("DAVID BALDACCI", .author, title: 0.4)]) == nil)
+    }
+
+    @Test("A surname one letter off a publisher's name stays the author")
+    func surnameNearPublisher() {
+        // "Fontane" is one letter off "Fontana", a publisher the list holds.
+        let effi = split([line("FONTANE", y: 0, h: 14), line("Effi Briest", y: 30, h: 24)])
+        #expect(effi.title == "Effi Briest")
+        #expect(effi.authors == ["FONTANE"])
+        #expect(SpineLexicon.shipped.isPublisher("FONTANE", damaged: true))
+        #expect(!SpineLexicon.shipped.isPublisher("FONTANE", damaged: true, misread: false))
+        #expect(SpineLexicon.shipped.isPublisher("OLDMANN", damaged: true, misread: false))
+    }
+
+    @Test("A title in the largest print by far, or one that goes on into the next row, is never taken for a name")
+    func titleRowsStayTitle() {
+        // "Der" is a given name somewhere; the surname in small print is the author.
+        let physiker = split([line("Die Physiker", y: 0, h: 28), line("Dürrenmatt", y: 40, h: 14)])
+        #expect(physiker.title == "Die Physiker")
+        #expect(physiker.authors == ["Dürrenmatt"])
+        #expect(!TitleSplitter.looksLikeName("Der Sturm"))
+        // A row ending in a preposition goes on into the large word after it, which is no surname in capitals.
+        let teheran = split([line("Lolita lesen in", y: 0, h: 14), line("TEHERAN", y: 20, h: 28)])
+        #expect(teheran.title == "Lolita lesen in TEHERAN")
+        #expect(teheran.authors.isEmpty)
+        // A one-word subtitle the lexicon knows is no author.
+        #expect(split([line("Die Physiker", y: 0, h: 28), line("Erzählung", y: 40, h: 14)]).authors.isEmpty)
+    }
 }
