@@ -233,7 +233,7 @@ struct TitleSplitterTests {
         let agnes = split([line("PETER STAMM", y: 0, h: 14), line("AGNES", y: 30, h: 28)])
         #expect(agnes.title == "AGNES")
         #expect(agnes.authors == ["PETER STAMM"])
-        // Runs as the tagger labelled real spines, the name likelier a title to it than the title.
+        // Runs labelled as the tagger labelled real spines, where it found the name likelier a title than the title.
         func run(_ text: String, _ label: SpineTagger.Label, title p: Double) -> SpineTagger.Run {
             SpineTagger.Run(words: line(text).words, label: label, probabilities: [p, 1 - p, 0, 0, 0, 0], size: 20)
         }
@@ -258,7 +258,7 @@ struct TitleSplitterTests {
         #expect(SpineLexicon.shipped.isPublisher("OLDMANN", damaged: true, misread: false))
     }
 
-    @Test("A title in the largest print by far, or one that goes on into the next row, is never taken for a name")
+    @Test("A surname alone in small print beside the title is the author; a row the title goes on into is no name")
     func titleRowsStayTitle() {
         // "Der" is a given name somewhere; the surname in small print is the author.
         let physiker = split([line("Die Physiker", y: 0, h: 28), line("Dürrenmatt", y: 40, h: 14)])
