@@ -296,11 +296,12 @@ enum TitleSplitter {
                       lexicon: SpineLexicon = .shipped) -> Split {
         let cut = nameBeforeArticle(namesListedByMarks(segments, lexicon: lexicon), lexicon: lexicon)
         let joined = shortSurnamesJoined(cut, lexicon: lexicon)
-        let shortTitle = twoLetterTitle(joined, lexicon: lexicon)
+        let shortTitle = twoLetterTitle(joined, lexicon: lexicon).map { [$0] }
+        func dropped(_ words: [OCRWord], _ text: String) -> Bool { words.isEmpty || isNoise(text) && words != shortTitle }
         let cleaned = joined.compactMap { segment -> Segment? in
             var c = segment
             c.words = withoutLabels(segment.words)
-            if c.words.isEmpty || isNoise(c.text) && c.words != shortTitle.map({ [$0] }) { return nil }
+            if dropped(c.words, c.text) { return nil }
             if c.words.count < segment.words.count && c.text.filter(\.isLetter).count <= 4 { return nil }
             return c
         }
@@ -315,7 +316,7 @@ enum TitleSplitter {
             let goesOn = runs[i].label == .title && i + 1 < runs.count && runs[i + 1].label == .title
             runs[i].words = withoutLabels(runs[i].words, titleGoesOn: goesOn)
         }
-        runs.removeAll { $0.words.isEmpty || isNoise($0.text) && $0.words != shortTitle.map({ [$0] }) }
+        runs.removeAll { dropped($0.words, $0.text) }
         guard !runs.isEmpty else { return Split(title: nil, authors: [], confidence: 0) }
         runs = publishersAtEnds(runs, lexicon: lexicon)
         runs = nameRunBesideTitle(nameAfterTitle(nameBeforeTitle(runs, lexicon: lexicon), lexicon: lexicon), lexicon: lexicon)
@@ -374,7 +375,7 @@ enum TitleSplitter {
         func named(_ run: SpineTagger.Run) -> Bool {
             let w = run.words
             return isWholeName(w, lexicon: lexicon) && !isArticle(w[0]) || looksLikeName(run.text)
-                || w.count == 1 && isNameWord(w[0]) && lexicon.kinds(w[0].text).subtracting(.surname).isEmpty
+                || w.count == 1 && isSurnameOnly(w[0], lexicon: lexicon)
         }
         let authors = candidates.filter { runs[$0].label == .author && !runs[$0].listed }
         let unnamed = authors.filter { !named(runs[$0]) }
@@ -436,9 +437,8 @@ enum TitleSplitter {
                 let between = kept.contains(t - 1) && kept.contains(t + 1)
                 // "Lolita lesen in | TEHERAN": the title goes on from a row that ends in an article, a
                 // conjunction or a preposition.
-                let last = runs[t].words.last?.text.lowercased() ?? ""
                 let leading = kept.contains(t + 1) && (runs[t].words.allSatisfy { lexicon.has($0.text, .function) }
-                    || neverEndsTitle.contains(last) || prepositions.contains(last))
+                    || endsUnfinished(runs[t].words))
                 if between || leading {
                     kept.insert(t)
                     changed = true
@@ -995,6 +995,12 @@ enum TitleSplitter {
         return out
     }
 
+    /// Words that end in an article, a conjunction or a preposition: a title's row that goes on in the next.
+    static func endsUnfinished(_ words: [OCRWord]) -> Bool {
+        guard let last = words.last?.text.lowercased() else { return false }
+        return neverEndsTitle.contains(last) || prepositions.contains(last)
+    }
+
     /// Two words side by side in one printed run: on one row (their heights overlap by most of the smaller
     /// one), in one print (heights within a quarter of each other), the second after the first by no more than
     /// the gap `segments` splits at. Blocks along a thin spine share a row, but wider gaps or another print
@@ -1004,6 +1010,17 @@ enum TitleSplitter {
         let ratio = Double(max(a.height, 1)) / Double(max(b.height, 1))
         return b.left >= a.right && Double(b.left - a.right) <= 1.5 * Double(max(a.height, b.height, 1))
             && Double(overlap) > 0.5 * Double(min(a.height, b.height)) && (0.8...1.25).contains(ratio)
+    }
+
+    /// A name word the lexicon knows as a surname and as nothing else, or not at all: "Dürrenmatt", "Kobr".
+    static func isSurnameOnly(_ w: OCRWord, lexicon: SpineLexicon) -> Bool {
+        isNameWord(w) && lexicon.kinds(w.text).subtracting(.surname).isEmpty
+    }
+
+    /// A surname standing alone for its author: a surname-only word of four letters or more, not broken at a
+    /// hyphen ("ZUKUNFT- | schreiben" is a word the next row ends).
+    static func isLoneSurname(_ w: OCRWord, lexicon: SpineLexicon) -> Bool {
+        isSurnameOnly(w, lexicon: lexicon) && w.text.filter(\.isLetter).count >= 4 && !w.text.hasSuffix("-")
     }
 
     /// A word that can be part of a name: capitalised, two letters or more, nothing but letters, hyphens,
@@ -1232,11 +1249,7 @@ enum TitleSplitter {
         var out = runs
         // Never the row a title goes on into ("Lolita lesen in | TEHERAN"). A name may be the largest print
         // ("PALAHNIUK | El Día del Ajuste").
-        func goesOn(_ t: Int) -> Bool {
-            t > 0 && titles.contains(t - 1) && runs[t - 1].words.last.map { neverEndsTitle.contains($0.text.lowercased())
-                || prepositions.contains($0.text.lowercased()) } == true
-        }
-        for t in [titles.first!, titles.last!] where runs[t].words.count <= 3 && !goesOn(t) {
+        for t in [titles.first!, titles.last!] where runs[t].words.count <= 3 && !(titles.contains(t - 1) && endsUnfinished(runs[t - 1].words)) {
             let others = titles.filter { $0 != t }.map { runs[$0] }
             guard looksLikeName(runs[t].text) || namedInCapitals(runs[t], beside: others, lexicon: lexicon)
                 || surnamePair(runs[t], beside: others, lexicon: lexicon) || smallSurname(runs[t], beside: others, lexicon: lexicon)
@@ -1255,17 +1268,15 @@ enum TitleSplitter {
         let w = run.words
         guard w.count == 3, nameJoins.contains(w[1].text.lowercased()), let largest = others.map(\.size).max(),
               run.size < 0.8 * largest else { return false }
-        return [w[0], w[2]].allSatisfy { isNameWord($0) && $0.text.filter(\.isLetter).count >= 3
-            && lexicon.kinds($0.text).subtracting(.surname).isEmpty }
+        return [w[0], w[2]].allSatisfy { isSurnameOnly($0, lexicon: lexicon) && $0.text.filter(\.isLetter).count >= 3 }
     }
 
     /// "Die Physiker | Dürrenmatt": a surname alone, in print under 0.8 of the title's, which the tagger took for
     /// a subtitle. One capitalised name word of four letters or more that the lexicon knows as a surname or not
     /// at all (a genre or common word is a subtitle: "Roman", "Thriller").
     static func smallSurname(_ run: SpineTagger.Run, beside others: [SpineTagger.Run], lexicon: SpineLexicon) -> Bool {
-        guard run.words.count == 1, let w = run.words.first, isNameWord(w), !w.text.hasSuffix("-"),
-              w.text.filter(\.isLetter).count >= 4, lexicon.kinds(w.text).subtracting(.surname).isEmpty,
-              let largest = others.map(\.size).max() else { return false }
+        guard run.words.count == 1, isLoneSurname(run.words[0], lexicon: lexicon), let largest = others.map(\.size).max()
+        else { return false }
         return run.size < 0.8 * largest
     }
 
@@ -1279,10 +1290,7 @@ enum TitleSplitter {
         guard capitals, !others.isEmpty, others.allSatisfy({ $0.text.contains(where: \.isLowercase) }) else { return false }
         // "GRISCOM | Die Heilung der Gefühle": a surname alone, four letters or more and no word of any other kind,
         // not broken at a hyphen ("ZUKUNFT- | schreiben", a word the next row ends).
-        if run.words.count == 1 {
-            let w = run.words[0].text
-            return w.filter(\.isLetter).count >= 4 && !w.hasSuffix("-") && lexicon.kinds(w).subtracting(.surname).isEmpty
-        }
+        if run.words.count == 1 { return isLoneSurname(run.words[0], lexicon: lexicon) }
         // A short surname is often a word somewhere too ("SEN"); a run of common words only is a title.
         let common = run.words.filter { lexicon.has($0.text, .common) }.count
         return common < run.words.count && common <= 1
